@@ -1,0 +1,9 @@
+//! craftmate: an offline Minecraft assistant.
+//!
+//! The crate mirrors the flow in `DESIGN.md`, one module per box:
+//! chat → [`parser`] → [`logical_form`] → dialogue → interpreter → tasks → [`world`].
+//! Only the [`world`] implementations know whether Minecraft is real.
+
+pub mod logical_form;
+pub mod scenario;
+pub mod world;

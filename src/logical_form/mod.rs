@@ -1,0 +1,1 @@
+//! The logical form (action dictionary): the typed contract between the parser and the interpreter.

@@ -1,0 +1,1 @@
+//! The scenario runner (in progress).

@@ -1,0 +1,1 @@
+//! The embedded voxel world (in progress).

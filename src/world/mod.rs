@@ -1,0 +1,68 @@
+//! The World contract: everything the agent can perceive and do.
+//!
+//! Two implementations exist (or will): [`embedded::EmbeddedWorld`], a deterministic voxel world
+//! that tests and the REPL tick by hand, and the live one over azalea. Code above this module only
+//! ever talks to `dyn World`, so it cannot tell the two apart.
+//!
+//! Conventions follow Minecraft: x east, y up, z south; yaw 0 faces +z (south), 90 faces −x (west);
+//! pitch +90 looks straight down. The game is in creative mode: any block may be placed, and there is
+//! no inventory to manage.
+
+pub mod blocks;
+pub mod embedded;
+pub mod geometry;
+pub mod types;
+
+pub use blocks::{Block, BlockInfo};
+pub use geometry::{BBox, Pos, Vec3};
+pub use types::{
+    Actor, ActionError, BlockChange, ChatMessage, Look, MobInfo, PlayerInfo,
+};
+
+/// What the agent perceives of the world and what it can do in it.
+///
+/// Actions are single, small steps (one block, one step): tasks compose them over many ticks.
+/// Each action either takes effect at once or returns an [`ActionError`] saying why it could not.
+pub trait World {
+    // ---- perception ----
+
+    /// The current game tick (20 per second). Strictly increases as the world advances.
+    fn tick(&self) -> u64;
+    /// The block at `p`; air outside loaded or generated terrain.
+    fn block_at(&self, p: Pos) -> Block;
+    /// Every non-air block inside `bbox` (inclusive), in no particular order.
+    fn blocks_in(&self, bbox: BBox) -> Vec<(Pos, Block)>;
+    /// All players the agent can see, with position and look.
+    fn players(&self) -> Vec<PlayerInfo>;
+    /// All mobs the agent can see.
+    fn mobs(&self) -> Vec<MobInfo>;
+    /// The agent's own name.
+    fn agent_name(&self) -> &str;
+    /// The agent's feet position (block coordinates of the block its feet are in).
+    fn agent_pos(&self) -> Pos;
+    /// The agent's look direction.
+    fn agent_look(&self) -> Look;
+    /// Chat from players that arrived since the previous call (the agent's own lines excluded).
+    fn take_chats(&mut self) -> Vec<ChatMessage>;
+    /// Block changes recorded after position `cursor` of the change log, and the new cursor.
+    /// Perception and undo read this instead of rescanning the world.
+    fn changes_since(&self, cursor: usize) -> (Vec<BlockChange>, usize);
+
+    // ---- actions ----
+
+    /// Move the agent's feet to `to`, which must be adjacent (each axis differs by at most one)
+    /// and have room for its body (feet and head not solid).
+    fn step_to(&mut self, to: Pos) -> Result<(), ActionError>;
+    /// Place `block` at `p` (creative: any block), within reach and not inside a body.
+    fn place_block(&mut self, p: Pos, block: Block) -> Result<(), ActionError>;
+    /// Break the block at `p`, within reach. Bedrock cannot be broken.
+    fn break_block(&mut self, p: Pos) -> Result<(), ActionError>;
+    /// Turn body and head to `look`.
+    fn set_look(&mut self, look: Look);
+    /// Spawn a mob of `kind` (a Minecraft entity id such as `pig`) at `p`.
+    fn spawn_mob(&mut self, kind: &str, p: Vec3) -> Result<(), ActionError>;
+    /// Hand an item (a Minecraft item id such as `diamond_sword`) to the named player.
+    fn give_item(&mut self, player: &str, item: &str, count: u32) -> Result<(), ActionError>;
+    /// Say a line in public chat.
+    fn say(&mut self, text: &str);
+}
