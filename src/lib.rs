@@ -4,6 +4,7 @@
 //! chat → [`parser`] → [`logical_form`] → dialogue → interpreter → tasks → [`world`].
 //! Only the [`world`] implementations know whether Minecraft is real.
 
+pub mod agent;
 pub mod logical_form;
 pub mod scenario;
 pub mod world;

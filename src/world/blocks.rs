@@ -334,9 +334,20 @@ impl Block {
         Block::all().filter(|b| b.colour() == Some(c)).collect()
     }
 
-    /// The raw index (for compact storage).
+    /// The raw index (for compact storage). Indices are stable only within one process: save
+    /// block names, never indices.
     pub fn index(self) -> u16 {
         self.0
+    }
+
+    /// The block with raw index `i`, if the registry has one.
+    pub fn from_index(i: u16) -> Option<Block> {
+        let base = base().table.len();
+        let known = (i as usize) < base || {
+            let extra = extra().read().unwrap_or_else(|e| e.into_inner());
+            (i as usize) < base + extra.len()
+        };
+        known.then_some(Block(i))
     }
 }
 

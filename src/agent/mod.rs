@@ -1,0 +1,46 @@
+//! The agent's tick loop, as seen from whoever drives it (the scenario runner, the REPL, the live
+//! client).
+//!
+//! Each tick the agent perceives, handles new chat and advances its current task. Drivers only
+//! need the [`Bot`] trait: tick it, ask whether it is idle, and — for scenarios' `lf` steps — hand
+//! it the logical form to use for a chat line instead of parsing it.
+
+use crate::world::World;
+
+/// Something that plays in a [`World`], one tick at a time.
+pub trait Bot {
+    /// One game tick: perceive, handle chat, step the current task.
+    fn tick(&mut self, world: &mut dyn World);
+    /// Nothing left to do: no task running and nothing waiting to be said.
+    fn is_idle(&self) -> bool;
+    /// When `speaker` says exactly `text`, act on `lf` instead of parsing the text.
+    fn expect_parse(&mut self, speaker: &str, text: &str, lf: serde_json::Value);
+}
+
+/// A bot that hears and remembers chat but never acts or answers.
+///
+/// Used to test harnesses (the scenario runner must judge the world, not the bot) and as the
+/// behaviour of `craftmate scenario --bot listener`.
+#[derive(Default, Debug)]
+pub struct Listener {
+    /// Every chat line heard, in order: (speaker, text).
+    pub heard: Vec<(String, String)>,
+    /// Logical forms handed in by `lf` steps: (speaker, text, form).
+    pub forms: Vec<(String, String, serde_json::Value)>,
+}
+
+impl Bot for Listener {
+    fn tick(&mut self, world: &mut dyn World) {
+        for chat in world.take_chats() {
+            self.heard.push((chat.speaker, chat.text));
+        }
+    }
+
+    fn is_idle(&self) -> bool {
+        true
+    }
+
+    fn expect_parse(&mut self, speaker: &str, text: &str, lf: serde_json::Value) {
+        self.forms.push((speaker.to_string(), text.to_string(), lf));
+    }
+}

@@ -1,0 +1,409 @@
+//! Reading a scenario file into checked, typed steps.
+//!
+//! Everything that can be wrong with a file is found here, before anything runs: unknown fields,
+//! unknown block ids or colours, steps of no kind or of two kinds, fields that do not belong to
+//! their step, bad regexes, `by` naming nobody. Each error names the file and the field.
+
+use super::format::*;
+use crate::world::blocks::canonical_colour;
+use crate::world::embedded::{MOB_KINDS, Preset};
+use crate::world::{BBox, Block, Look, Pos};
+use regex::Regex;
+use std::path::{Path, PathBuf};
+
+/// The default limit for each `run` step, in ticks.
+pub const DEFAULT_MAX_TICKS: u64 = 6000;
+
+/// A malformed scenario file.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", file.display())]
+pub struct ScenarioError {
+    pub file: PathBuf,
+    pub message: String,
+}
+
+#[derive(Debug)]
+pub struct Scenario {
+    pub path: PathBuf,
+    pub name: String,
+    pub tags: Vec<String>,
+    pub max_ticks: u64,
+    pub preset: Preset,
+    pub seed: u64,
+    pub agent_name: String,
+    pub agent_pos: Pos,
+    pub agent_look: Look,
+    pub players: Vec<(String, Pos, Look)>,
+    pub blocks: Vec<(BBox, Block)>,
+    pub mobs: Vec<(String, Pos)>,
+    pub steps: Vec<Step>,
+    pub expected_failure: Option<(usize, Option<Regex>)>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Step {
+    Say { by: String, text: String, lf: Option<serde_json::Value> },
+    Player { name: String, pos: Option<Pos>, look: Option<Look> },
+    Run(RunUntil),
+    Expect(Expect),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RunUntil {
+    Idle,
+    Ticks(u64),
+}
+
+/// Who or where distances are measured from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    Player(String),
+    Agent,
+    Pos(Pos),
+}
+
+#[derive(Debug, Clone)]
+pub enum Region {
+    Box(BBox),
+    Near { who: Target, radius: f64 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BlockMatch {
+    Block(Block),
+    Colour(&'static str),
+    Air,
+    Placed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    Eq,
+    Ge,
+    Le,
+    Gt,
+    Lt,
+}
+
+impl Op {
+    fn parse(s: &str) -> Option<Op> {
+        Some(match s {
+            "==" => Op::Eq,
+            ">=" => Op::Ge,
+            "<=" => Op::Le,
+            ">" => Op::Gt,
+            "<" => Op::Lt,
+            _ => return None,
+        })
+    }
+
+    pub fn holds(self, seen: u64, wanted: u64) -> bool {
+        match self {
+            Op::Eq => seen == wanted,
+            Op::Ge => seen >= wanted,
+            Op::Le => seen <= wanted,
+            Op::Gt => seen > wanted,
+            Op::Lt => seen < wanted,
+        }
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ge => ">=",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Lt => "<",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Expect {
+    Blocks { region: Region, what: BlockMatch, op: Op, count: u64 },
+    Block { at: Pos, what: BlockMatch },
+    AgentNear { target: Target, within: f64 },
+    Chat(Regex),
+    NoChat(Regex),
+    Unchanged { since: usize },
+    Mobs { kind: Option<String>, near: Option<(Target, f64)>, op: Op, count: u64 },
+}
+
+impl Expect {
+    /// The `expect = "…"` word, for output lines.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Expect::Blocks { .. } => "blocks",
+            Expect::Block { .. } => "block",
+            Expect::AgentNear { .. } => "agent_near",
+            Expect::Chat(_) => "chat",
+            Expect::NoChat(_) => "no_chat",
+            Expect::Unchanged { .. } => "unchanged",
+            Expect::Mobs { .. } => "mobs",
+        }
+    }
+}
+
+fn look(a: [f32; 2]) -> Look {
+    Look::new(a[0], a[1])
+}
+
+/// Read and check one scenario file.
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let err = |message: String| ScenarioError { file: path.to_path_buf(), message };
+    let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    let de = toml::Deserializer::new(&text);
+    let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
+        let at = e.path().to_string();
+        let inner = e.into_inner().message().to_string();
+        if at == "." { err(inner) } else { err(format!("field `{at}`: {inner}")) }
+    })?;
+    check(path, file).map_err(err)
+}
+
+fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
+    if f.name.trim().is_empty() {
+        return Err("field `name` is empty".into());
+    }
+    let preset = match &f.world.preset {
+        None => Preset::Flat,
+        Some(p) => Preset::parse(p).ok_or_else(|| format!("field `world.preset`: unknown preset {p:?} (known: flat, empty)"))?,
+    };
+    let agent_pos = f.agent.pos.map(Pos::from).unwrap_or(Pos::new(0, preset.surface_y(), 0));
+    let mut players = Vec::new();
+    for (i, p) in f.players.iter().enumerate() {
+        if p.name.trim().is_empty() || players.iter().any(|(n, _, _)| *n == p.name) {
+            return Err(format!("field `players[{i}].name`: empty or repeated name {:?}", p.name));
+        }
+        players.push((p.name.clone(), Pos::from(p.pos), p.look.map(look).unwrap_or_default()));
+    }
+    let mut blocks = Vec::new();
+    for (i, b) in f.blocks.iter().enumerate() {
+        let block = if b.block == "air" {
+            Block::AIR
+        } else {
+            Block::from_name(&b.block).ok_or_else(|| format!("field `blocks[{i}].block`: unknown block id {:?}", b.block))?
+        };
+        let bbox = BBox::new(Pos::from(b.from), Pos::from(b.to.unwrap_or(b.from)));
+        if bbox.volume() > 10_000_000 {
+            return Err(format!("field `blocks[{i}]`: box of {} blocks is too large", bbox.volume()));
+        }
+        blocks.push((bbox, block));
+    }
+    let mut mobs = Vec::new();
+    for (i, m) in f.mobs.iter().enumerate() {
+        if !MOB_KINDS.contains(&m.kind.as_str()) {
+            return Err(format!("field `mobs[{i}].kind`: unknown mob {:?}", m.kind));
+        }
+        mobs.push((m.kind.clone(), Pos::from(m.pos)));
+    }
+    let names: Vec<&str> = players.iter().map(|(n, _, _)| n.as_str()).collect();
+    let mut steps = Vec::new();
+    for (i, s) in f.steps.iter().enumerate() {
+        let step = check_step(i, s, &names).map_err(|m| format!("step {i}: {m}"))?;
+        steps.push(step);
+    }
+    let expected_failure = match f.expected_failure {
+        None => None,
+        Some(e) => {
+            if e.step >= steps.len() {
+                return Err(format!("field `expected_failure.step`: there is no step {}", e.step));
+            }
+            let re = e.reason.as_deref().map(regex_of).transpose().map_err(|m| format!("field `expected_failure.reason`: {m}"))?;
+            Some((e.step, re))
+        }
+    };
+    Ok(Scenario {
+        path: path.to_path_buf(),
+        name: f.name,
+        tags: f.tags,
+        max_ticks: f.max_ticks.unwrap_or(DEFAULT_MAX_TICKS),
+        preset,
+        seed: f.world.seed.unwrap_or(0),
+        agent_name: f.agent.name.unwrap_or_else(|| "craftmate".into()),
+        agent_pos,
+        agent_look: f.agent.look.map(look).unwrap_or_default(),
+        players,
+        blocks,
+        mobs,
+        steps,
+        expected_failure,
+    })
+}
+
+fn regex_of(s: &str) -> Result<Regex, String> {
+    Regex::new(s).map_err(|e| format!("bad regex {s:?}: {e}"))
+}
+
+/// Only `allowed` fields may be set on a step of this kind.
+fn only(s: &StepSpec, kind: &str, allowed: &[&str]) -> Result<(), String> {
+    match s.fields_set().into_iter().find(|f| !allowed.contains(f)) {
+        Some(f) => Err(format!("field `{f}` does not belong to a {kind} step (allowed: {})", allowed.join(", "))),
+        None => Ok(()),
+    }
+}
+
+fn need<T: Clone>(v: &Option<T>, field: &str, kind: &str) -> Result<T, String> {
+    v.clone().ok_or_else(|| format!("a {kind} step needs `{field}`"))
+}
+
+fn target_of(name: &str, players: &[&str]) -> Result<Target, String> {
+    if name == "agent" {
+        Ok(Target::Agent)
+    } else if players.contains(&name) {
+        Ok(Target::Player(name.to_string()))
+    } else {
+        Err(format!("no player called {name:?} (players: {})", players.join(", ")))
+    }
+}
+
+fn block_match(s: &StepSpec, kind: &str) -> Result<BlockMatch, String> {
+    match (&s.block, &s.colour) {
+        (Some(_), Some(_)) => Err(format!("a {kind} step takes `block` or `colour`, not both")),
+        (None, None) => Err(format!("a {kind} step needs `block` or `colour`")),
+        (Some(b), None) => match b.as_str() {
+            "air" => Ok(BlockMatch::Air),
+            "placed" => Ok(BlockMatch::Placed),
+            id => Block::from_name(id).map(BlockMatch::Block).ok_or_else(|| format!("field `block`: unknown block id {id:?}")),
+        },
+        (None, Some(c)) => canonical_colour(c).map(BlockMatch::Colour).ok_or_else(|| format!("field `colour`: {c:?} is not a colour")),
+    }
+}
+
+fn op_of(s: &StepSpec) -> Result<Op, String> {
+    match &s.op {
+        None => Ok(Op::Eq),
+        Some(o) => Op::parse(o).ok_or_else(|| format!("field `op`: {o:?} is not one of == >= <= > <")),
+    }
+}
+
+fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> {
+    let kinds = [s.say.is_some(), s.player.is_some(), s.run.is_some(), s.expect.is_some()];
+    match kinds.iter().filter(|k| **k).count() {
+        0 => return Err("a step needs one of `say`, `player`, `run` or `expect`".into()),
+        1 => {}
+        _ => return Err("a step takes only one of `say`, `player`, `run` or `expect`".into()),
+    }
+    if let Some(text) = &s.say {
+        only(s, "say", &["say", "by", "lf"])?;
+        let by = match &s.by {
+            Some(b) if players.contains(&b.as_str()) => b.clone(),
+            Some(b) => return Err(format!("field `by`: no player called {b:?}")),
+            None => players.first().map(|p| p.to_string()).ok_or("a say step needs a player: add a [[players]] table")?,
+        };
+        let lf = match &s.lf {
+            None => None,
+            Some(j) => Some(serde_json::from_str(j).map_err(|e| format!("field `lf`: not JSON: {e}"))?),
+        };
+        return Ok(Step::Say { by, text: text.clone(), lf });
+    }
+    if let Some(name) = &s.player {
+        only(s, "player", &["player", "pos", "look"])?;
+        if !players.contains(&name.as_str()) {
+            return Err(format!("field `player`: no player called {name:?}"));
+        }
+        if s.pos.is_none() && s.look.is_none() {
+            return Err("a player step needs `pos` or `look`".into());
+        }
+        return Ok(Step::Player { name: name.clone(), pos: s.pos.map(Pos::from), look: s.look.map(look) });
+    }
+    if let Some(run) = &s.run {
+        only(s, "run", &["run"])?;
+        return match run {
+            RunSpec::Ticks(n) => Ok(Step::Run(RunUntil::Ticks(*n))),
+            RunSpec::Word(w) if w == "idle" => Ok(Step::Run(RunUntil::Idle)),
+            RunSpec::Word(w) => Err(format!("field `run`: {w:?} is neither \"idle\" nor a number of ticks")),
+        };
+    }
+    let kind = s.expect.as_deref().unwrap_or_default();
+    let expect = match kind {
+        "blocks" => {
+            only(s, "blocks", &["expect", "region", "near", "radius", "block", "colour", "op", "count"])?;
+            let region = match (&s.region, &s.near) {
+                (Some(r), None) => {
+                    if s.radius.is_some() {
+                        return Err("field `radius` goes with `near`, not `region`".into());
+                    }
+                    Region::Box(BBox::new(Pos::from(r.from), Pos::from(r.to)))
+                }
+                (None, Some(n)) => Region::Near { who: target_of(n, players)?, radius: need(&s.radius, "radius", "blocks")? },
+                _ => return Err("a blocks step needs `region` or `near` (with `radius`), one of them".into()),
+            };
+            Expect::Blocks { region, what: block_match(s, "blocks")?, op: op_of(s)?, count: need(&s.count, "count", "blocks")? }
+        }
+        "block" => {
+            only(s, "block", &["expect", "at", "block", "colour"])?;
+            Expect::Block { at: Pos::from(need(&s.at, "at", "block")?), what: block_match(s, "block")? }
+        }
+        "agent_near" => {
+            only(s, "agent_near", &["expect", "target", "within"])?;
+            let target = match need(&s.target, "target", "agent_near")? {
+                TargetSpec::Name(n) => target_of(&n, players)?,
+                TargetSpec::Pos(p) => Target::Pos(Pos::from(p)),
+            };
+            Expect::AgentNear { target, within: need(&s.within, "within", "agent_near")? }
+        }
+        "chat" | "no_chat" => {
+            only(s, kind, &["expect", "matches"])?;
+            let re = regex_of(&need(&s.matches, "matches", kind)?).map_err(|m| format!("field `matches`: {m}"))?;
+            if kind == "chat" { Expect::Chat(re) } else { Expect::NoChat(re) }
+        }
+        "unchanged" => {
+            only(s, "unchanged", &["expect", "since"])?;
+            let since = need(&s.since, "since", "unchanged")?;
+            if since >= i {
+                return Err(format!("field `since`: step {since} does not come before this step"));
+            }
+            Expect::Unchanged { since }
+        }
+        "mobs" => {
+            only(s, "mobs", &["expect", "kind", "near", "radius", "op", "count"])?;
+            if let Some(k) = &s.kind {
+                if !MOB_KINDS.contains(&k.as_str()) {
+                    return Err(format!("field `kind`: unknown mob {k:?}"));
+                }
+            }
+            let near = match &s.near {
+                Some(n) => Some((target_of(n, players)?, need(&s.radius, "radius", "mobs")?)),
+                None if s.radius.is_some() => return Err("field `radius` needs `near`".into()),
+                None => None,
+            };
+            Expect::Mobs { kind: s.kind.clone(), near, op: op_of(s)?, count: need(&s.count, "count", "mobs")? }
+        }
+        other => {
+            return Err(format!(
+                "field `expect`: unknown expectation {other:?} (known: blocks, block, agent_near, chat, no_chat, unchanged, mobs)"
+            ));
+        }
+    };
+    Ok(Step::Expect(expect))
+}
+
+/// Every `.toml` file under the given files and directories (directories recursively), sorted.
+pub fn collect_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            walk(input, &mut out).map_err(|e| ScenarioError { file: input.clone(), message: format!("cannot list: {e}") })?;
+        } else if input.exists() {
+            out.push(input.clone());
+        } else {
+            return Err(ScenarioError { file: input.clone(), message: "no such file or directory".into() });
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "toml") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
