@@ -1,5 +1,74 @@
 //! The `craftmate` command line: a thin layer that wires the library's modules together.
+//! Errors end here as `anyhow` reports; everything below uses typed errors.
 
-fn main() -> anyhow::Result<()> {
-    Ok(())
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use craftmate::agent::{Bot, Listener};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "craftmate", version, about = "An offline Minecraft assistant you talk to in chat")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check a `text|json` (or `id|text|json`) file of annotated commands against the
+    /// logical-form contract; prints per-row errors and `checked N rows, M errors`.
+    CheckData {
+        /// The file to check, e.g. ../shared/data/annotated.txt
+        file: PathBuf,
+    },
+    /// Run scenario files (see SCENARIOS.md) in the embedded world; prints PASS/FAIL lines and
+    /// `N passed, M failed`; exits 1 if any failed.
+    Scenario {
+        /// Scenario files or directories (searched recursively for *.toml).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// One JSON object per scenario instead of text lines.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let Some(command) = cli.command else {
+        use clap::CommandFactory;
+        Cli::command().print_help()?;
+        println!("\n\nThe talking bot (`craftmate play`) arrives with the dialogue work; see README.md.");
+        return Ok(ExitCode::SUCCESS);
+    };
+    match command {
+        Command::CheckData { file } => {
+            let mut out = std::io::stdout().lock();
+            let summary = craftmate::logical_form::check::check_file(&file, &mut out)
+                .with_context(|| format!("checking {}", file.display()))?;
+            Ok(if summary.errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+        }
+        Command::Scenario { paths, json } => {
+            let mut out = std::io::stdout().lock();
+            let mut make_bot = || Box::new(Listener::default()) as Box<dyn Bot>;
+            let (_, failed) = craftmate::scenario::run_all(&paths, json, &mut make_bot, &mut out)?;
+            Ok(if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+        }
+    }
 }

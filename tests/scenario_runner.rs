@@ -2,6 +2,7 @@
 //! shown to pass when it should and to fail, with a useful reason, when it should not.
 
 use craftmate::agent::Bot;
+use craftmate::logical_form::LogicalForm;
 use craftmate::scenario::{self, load, run};
 use craftmate::world::{Block, Pos, World};
 use std::io::Write;
@@ -14,7 +15,7 @@ struct Scripted {
     busy: u64,
     busy_ticks: u64,
     never_idle: bool,
-    forms: Vec<serde_json::Value>,
+    forms: Vec<LogicalForm>,
 }
 
 impl Bot for Scripted {
@@ -40,7 +41,7 @@ impl Bot for Scripted {
         !self.never_idle && self.busy == 0
     }
 
-    fn expect_parse(&mut self, _speaker: &str, _text: &str, lf: serde_json::Value) {
+    fn expect_parse(&mut self, _speaker: &str, _text: &str, lf: LogicalForm) {
         self.forms.push(lf);
     }
 }
@@ -149,7 +150,8 @@ fn lf_steps_hand_the_form_to_the_bot() {
     let mut bot = Scripted::default();
     let body = "[[steps]]\nsay = \"build\"\nlf = '{\"dialogue_type\": \"NOOP\"}'\n[[steps]]\nrun = 1\n";
     assert!(run_text(body, &mut bot).passed);
-    assert_eq!(bot.forms, vec![serde_json::json!({"dialogue_type": "NOOP"})]);
+    assert_eq!(bot.forms.len(), 1);
+    assert_eq!(bot.forms[0].to_json_value(), serde_json::json!({"dialogue_type": "NOOP"}));
 }
 
 #[test]
@@ -182,11 +184,14 @@ fn malformed_files_name_the_file_and_the_field() {
         ("[[steps]]\nexpect = \"unchanged\"\nsince = 0\n", "does not come before"),
         ("[[steps]]\nexpect = \"smells\"\n", "unknown expectation \"smells\""),
         ("[[steps]]\nexpect = \"blocks\"\nblock = \"air\"\ncount = 1\n", "needs `region` or `near`"),
-        ("[[steps]]\nsay = \"hi\"\nlf = '{not json'\n", "field `lf`: not JSON"),
+        ("[[steps]]\nsay = \"hi\"\nlf = '{not json'\n", "field `lf`: not a valid logical form for \"hi\""),
+        ("[[steps]]\nsay = \"build it\"\nlf = '{\"dialogue_type\": \"HUMAN_GIVE_COMMAND\", \"action_sequence\": [{\"action_type\": \"BUILD\", \"schematic\": {\"text_span\": [0, [1, 4]]}}]}'\n", "out of range"),
+        ("[[steps]]\nsay = \"hi\"\nlf = '{\"dialogue_type\": \"CHITCHAT\"}'\n", "unknown variant"),
         ("[[steps]]\nrun = \"forever\"\n", "neither \"idle\" nor a number"),
         ("[[steps]]\nexpect = \"mobs\"\nkind = \"dragonfly\"\ncount = 1\n", "unknown mob \"dragonfly\""),
         ("[world]\npreset = \"amplified\"\n", "field `world.preset`: unknown preset"),
-        ("[[steps]\n", "TOML parse error"),
+        ("[[steps]\n", "invalid table header"),
+        ("[[steps]]\nrun = = 3\n", "(line 6, column 7)"),
         ("[[blocks]]\nfrom = [0, 5]\nblock = \"stone\"\n", "field `blocks[0].from`"),
         ("[[steps]]\nexpect = \"blocks\"\nregion = { from = [0,0,0], to = [1,1,1], size = 3 }\nblock = \"air\"\ncount = 1\n", "unknown field `size`"),
     ];

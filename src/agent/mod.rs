@@ -5,6 +5,7 @@
 //! need the [`Bot`] trait: tick it, ask whether it is idle, and — for scenarios' `lf` steps — hand
 //! it the logical form to use for a chat line instead of parsing it.
 
+use crate::logical_form::LogicalForm;
 use crate::world::World;
 
 /// Something that plays in a [`World`], one tick at a time.
@@ -14,7 +15,7 @@ pub trait Bot {
     /// Nothing left to do: no task running and nothing waiting to be said.
     fn is_idle(&self) -> bool;
     /// When `speaker` says exactly `text`, act on `lf` instead of parsing the text.
-    fn expect_parse(&mut self, speaker: &str, text: &str, lf: serde_json::Value);
+    fn expect_parse(&mut self, speaker: &str, text: &str, lf: LogicalForm);
 }
 
 /// A bot that hears and remembers chat but never acts or answers.
@@ -26,7 +27,7 @@ pub struct Listener {
     /// Every chat line heard, in order: (speaker, text).
     pub heard: Vec<(String, String)>,
     /// Logical forms handed in by `lf` steps: (speaker, text, form).
-    pub forms: Vec<(String, String, serde_json::Value)>,
+    pub forms: Vec<(String, String, LogicalForm)>,
 }
 
 impl Bot for Listener {
@@ -40,7 +41,7 @@ impl Bot for Listener {
         true
     }
 
-    fn expect_parse(&mut self, speaker: &str, text: &str, lf: serde_json::Value) {
+    fn expect_parse(&mut self, speaker: &str, text: &str, lf: LogicalForm) {
         self.forms.push((speaker.to_string(), text.to_string(), lf));
     }
 }

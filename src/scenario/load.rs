@@ -5,6 +5,7 @@
 //! their step, bad regexes, `by` naming nobody. Each error names the file and the field.
 
 use super::format::*;
+use crate::logical_form::{LogicalForm, normalize, validate_json};
 use crate::world::blocks::canonical_colour;
 use crate::world::embedded::{MOB_KINDS, Preset};
 use crate::world::{BBox, Block, Look, Pos};
@@ -42,7 +43,7 @@ pub struct Scenario {
 
 #[derive(Debug, Clone)]
 pub enum Step {
-    Say { by: String, text: String, lf: Option<serde_json::Value> },
+    Say { by: String, text: String, lf: Option<LogicalForm> },
     Player { name: String, pos: Option<Pos>, look: Option<Look> },
     Run(RunUntil),
     Expect(Expect),
@@ -155,8 +156,16 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     let de = toml::Deserializer::new(&text);
     let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
         let at = e.path().to_string();
-        let inner = e.into_inner().message().to_string();
-        if at == "." { err(inner) } else { err(format!("field `{at}`: {inner}")) }
+        let inner = e.into_inner();
+        // Where in the file, as "line L, column C", when TOML knows.
+        let place = inner.span().map(|s| {
+            let before = &text[..s.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!(" (line {line}, column {column})")
+        });
+        let message = format!("{}{}", inner.message().trim(), place.unwrap_or_default());
+        if at == "." { err(message) } else { err(format!("field `{at}`: {message}")) }
     })?;
     check(path, file).map_err(err)
 }
@@ -293,7 +302,11 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
         };
         let lf = match &s.lf {
             None => None,
-            Some(j) => Some(serde_json::from_str(j).map_err(|e| format!("field `lf`: not JSON: {e}"))?),
+            // The form must fit the chat it stands for: its spans index the normalized `say` text.
+            Some(j) => Some(validate_json(&normalize(text), j).map_err(|errors| {
+                let all: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                format!("field `lf`: not a valid logical form for {text:?}: {}", all.join("; "))
+            })?),
         };
         return Ok(Step::Say { by, text: text.clone(), lf });
     }

@@ -1,0 +1,46 @@
+//! The command line as a user meets it: real processes, real files, exit codes.
+
+use std::io::Write;
+use std::process::Command;
+
+fn craftmate(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_craftmate")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn check_data_accepts_the_whole_released_file() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/annotated.txt");
+    assert!(std::path::Path::new(path).exists(), "the shared data must be beside the repository: {path}");
+    let (code, out, _) = craftmate(&["check-data", path]);
+    assert_eq!(out.lines().last(), Some("checked 9757 rows, 0 errors"));
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn check_data_reports_bad_rows_and_exits_1() {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    writeln!(f, "build a box|{{\"dialogue_type\": \"HUMAN_GIVE_COMMAND\", \"action_sequence\": [{{\"action_type\": \"BUILD\"}}]}}").unwrap();
+    writeln!(f, "7|build a box|{{\"dialogue_type\": \"HUMAN_GIVE_COMMAND\", \"action_sequence\": [{{\"action_type\": \"BUILD\", \"schematic\": {{\"text_span\": [0, [5, 2]]}}}}]}}").unwrap();
+    writeln!(f, "hello|{{\"dialogue_type\": \"SMALLTALK\"}}").unwrap();
+    let (code, out, _) = craftmate(&["check-data", f.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("line 2:") && out.contains("[0, [5, 2]]"), "{out}");
+    assert!(out.contains("line 3:") && out.contains("SMALLTALK"), "{out}");
+    assert!(!out.contains("line 1:"), "BUILD with neither schematic nor reference object is allowed: {out}");
+    assert!(out.lines().last().unwrap().starts_with("checked 3 rows, "));
+}
+
+#[test]
+fn check_data_on_a_missing_file_is_a_clear_error() {
+    let (code, _, err) = craftmate(&["check-data", "no/such/file.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/file.txt"), "{err}");
+}
+
+#[test]
+fn no_subcommand_prints_help() {
+    let (code, out, _) = craftmate(&[]);
+    assert_eq!(code, 0);
+    assert!(out.contains("check-data") && out.contains("scenario"));
+}
