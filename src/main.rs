@@ -1,9 +1,9 @@
 //! The `craftmate` command line: a thin layer that wires the library's modules together.
 //! Errors end here as `anyhow` reports; everything below uses typed errors.
 
-use anyhow::Context;
+mod cli;
+
 use clap::{Parser, Subcommand};
-use craftmate::agent::{Bot, Listener};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,17 +58,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     match command {
-        Command::CheckData { file } => {
-            let mut out = std::io::stdout().lock();
-            let summary = craftmate::logical_form::check::check_file(&file, &mut out)
-                .with_context(|| format!("checking {}", file.display()))?;
-            Ok(if summary.errors > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
-        }
-        Command::Scenario { paths, json } => {
-            let mut out = std::io::stdout().lock();
-            let mut make_bot = || Box::new(Listener::default()) as Box<dyn Bot>;
-            let (_, failed) = craftmate::scenario::run_all(&paths, json, &mut make_bot, &mut out)?;
-            Ok(if failed > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
-        }
+        Command::CheckData { file } => cli::check_data::run(&file),
+        Command::Scenario { paths, json } => cli::scenario::run(&paths, json),
     }
 }
