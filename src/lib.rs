@@ -6,4 +6,5 @@
 
 pub mod logical_form;
 pub mod scenario;
+pub mod schematics;
 pub mod world;
