@@ -7,4 +7,5 @@
 pub mod agent;
 pub mod logical_form;
 pub mod scenario;
+pub mod schematics;
 pub mod world;
