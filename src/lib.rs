@@ -6,6 +6,7 @@
 
 pub mod agent;
 pub mod logical_form;
+pub mod play;
 pub mod scenario;
 pub mod schematics;
 pub mod world;

@@ -16,6 +16,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Talk to the bot in the embedded world (the default). Lines are chat; /help lists commands.
+    Play {
+        /// Your player name.
+        #[arg(long, default_value = "player")]
+        name: String,
+        /// No ANSI colours in /map.
+        #[arg(long)]
+        no_colour: bool,
+    },
     /// Check a `text|json` (or `id|text|json`) file of annotated commands against the
     /// logical-form contract; prints per-row errors and `checked N rows, M errors`.
     CheckData {
@@ -51,13 +60,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let Some(command) = cli.command else {
-        use clap::CommandFactory;
-        Cli::command().print_help()?;
-        println!("\n\nThe talking bot (`craftmate play`) arrives with the dialogue work; see README.md.");
-        return Ok(ExitCode::SUCCESS);
-    };
+    let command = cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false });
     match command {
+        Command::Play { name, no_colour } => cli::play::run(&name, no_colour),
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json } => cli::scenario::run(&paths, json),
     }

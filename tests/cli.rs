@@ -39,8 +39,11 @@ fn check_data_on_a_missing_file_is_a_clear_error() {
 }
 
 #[test]
-fn no_subcommand_prints_help() {
+fn no_subcommand_starts_the_play_repl_and_help_lists_subcommands() {
     let (code, out, _) = craftmate(&[]);
+    assert_eq!(code, 0, "with no input the REPL greets and ends");
+    assert!(out.starts_with("craftmate play:"), "{out}");
+    let (code, out, _) = craftmate(&["--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("check-data") && out.contains("scenario"));
+    assert!(out.contains("check-data") && out.contains("scenario") && out.contains("play"));
 }

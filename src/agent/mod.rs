@@ -16,6 +16,14 @@ pub trait Bot {
     fn is_idle(&self) -> bool;
     /// When `speaker` says exactly `text`, act on `lf` instead of parsing the text.
     fn expect_parse(&mut self, speaker: &str, text: &str, lf: LogicalForm);
+    /// One line per task on the stack, top first (for `/stack` in the REPL).
+    fn describe_tasks(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// One line per remembered object with its names and tags (for `/memory` in the REPL).
+    fn describe_memory(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A bot that hears and remembers chat but never acts or answers.

@@ -2,4 +2,5 @@
 //! binary, not the library) because they are the edge: `anyhow` errors and printing happen here.
 
 pub mod check_data;
+pub mod play;
 pub mod scenario;

@@ -1,0 +1,83 @@
+//! `craftmate play` (the default): talk to the bot in the embedded world from a terminal.
+//!
+//! On a terminal the world ticks in real time (20 per second) and replies appear as they happen;
+//! with piped input each line runs until the bot is idle before the next is read, so a script of
+//! lines gives the same transcript every time (the tests rely on it).
+
+use craftmate::agent::{Bot, Listener};
+use craftmate::play::{Flow, MAX_TICKS_PER_LINE, Session};
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub fn run(name: &str, no_colour: bool) -> anyhow::Result<ExitCode> {
+    let interactive = std::io::stdin().is_terminal();
+    let colour = !no_colour && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let make_bot: Box<dyn FnMut() -> Box<dyn Bot>> = Box::new(|| Box::new(Listener::default()) as Box<dyn Bot>);
+    let mut session = Session::new(name, make_bot, colour);
+    let mut out = std::io::stdout().lock();
+    for line in session.banner() {
+        writeln!(out, "{line}")?;
+    }
+    if interactive { run_live(&mut session, &mut out) } else { run_piped(&mut session, &mut out) }
+}
+
+fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        let is_chat = !line.trim().is_empty() && !line.trim_start().starts_with('/');
+        let (flow, lines) = session.input(&line);
+        for l in lines {
+            writeln!(out, "{l}")?;
+        }
+        if is_chat {
+            for l in session.run_until_idle(MAX_TICKS_PER_LINE) {
+                writeln!(out, "{l}")?;
+            }
+        }
+        out.flush()?;
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_live(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    // Reading stdin blocks, so a thread reads and the game loop polls a channel between ticks.
+    let (tx, rx) = mpsc::channel::<Option<String>>();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            if tx.send(line.ok()).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(None);
+    });
+    let tick = Duration::from_millis(50);
+    let mut next = Instant::now();
+    loop {
+        while let Ok(msg) = rx.try_recv() {
+            let Some(line) = msg else { return Ok(ExitCode::SUCCESS) };
+            let (flow, lines) = session.input(&line);
+            for l in lines {
+                writeln!(out, "{l}")?;
+            }
+            if flow == Flow::Quit {
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+        for l in session.tick() {
+            writeln!(out, "{l}")?;
+        }
+        out.flush()?;
+        next += tick;
+        let now = Instant::now();
+        if next > now {
+            std::thread::sleep(next - now);
+        } else {
+            next = now; // fell behind: do not try to catch up in a burst
+        }
+    }
+}

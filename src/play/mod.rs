@@ -1,0 +1,216 @@
+//! `craftmate play`: the embedded world in a terminal.
+//!
+//! You are a player standing next to the bot. Lines you type are chat; lines starting with `/`
+//! are commands for you (move, look, edit, inspect, save). A [`Session`] holds the world and the
+//! bot and turns input lines into output lines, so the same code serves the interactive terminal
+//! (ticking in real time) and piped input (each line runs until the bot is idle), which is how
+//! the tests drive it.
+
+pub mod commands;
+pub mod map;
+
+use crate::agent::Bot;
+use crate::world::embedded::{EmbeddedWorld, Preset};
+use crate::world::{Look, Pos, Vec3, World};
+use commands::Command;
+
+/// Ticks a piped line may run before the next line is read (5 minutes of game time).
+pub const MAX_TICKS_PER_LINE: u64 = 6000;
+
+/// What the session wants from its caller after a line.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Session {
+    world: EmbeddedWorld,
+    bot: Box<dyn Bot>,
+    make_bot: Box<dyn FnMut() -> Box<dyn Bot>>,
+    player: String,
+    /// Chat-log index up to which bot lines were already shown.
+    shown: usize,
+    colour: bool,
+}
+
+impl Session {
+    /// A flat world with the bot at the origin and `player` three blocks east of it, facing it.
+    pub fn new(player: &str, mut make_bot: Box<dyn FnMut() -> Box<dyn Bot>>, colour: bool) -> Session {
+        let mut world = EmbeddedWorld::new(Preset::Flat, "craftmate", Pos::new(0, 5, 0));
+        world.add_player(player, Vec3::new(3.5, 5.0, 0.5), Look::new(90.0, 0.0));
+        let bot = make_bot();
+        Session { world, bot, make_bot, player: player.to_string(), shown: 0, colour }
+    }
+
+    pub fn world(&self) -> &EmbeddedWorld {
+        &self.world
+    }
+
+    /// The greeting printed at start.
+    pub fn banner(&self) -> Vec<String> {
+        vec![
+            format!("craftmate play: you are {} in a flat world, next to the bot (craftmate).", self.player),
+            "Talk to it in plain words (\"build a red cube\", \"come here\"); /help lists commands.".into(),
+        ]
+    }
+
+    /// Handle one typed line. Chat goes to the bot; commands run at once. Output lines are
+    /// returned (the bot's replies appear through [`Session::tick`]).
+    pub fn input(&mut self, line: &str) -> (Flow, Vec<String>) {
+        let line = line.trim_end_matches(['\r', '\n']);
+        if line.trim().is_empty() {
+            return (Flow::Continue, Vec::new());
+        }
+        if line.trim_start().starts_with('/') {
+            return match commands::parse(line) {
+                Ok(cmd) => self.run_command(cmd),
+                Err(e) => (Flow::Continue, vec![format!("* {e}")]),
+            };
+        }
+        self.world.player_says(&self.player, line);
+        (Flow::Continue, Vec::new())
+    }
+
+    /// Advance the world and the bot by one tick; returns the bot's new chat lines.
+    pub fn tick(&mut self) -> Vec<String> {
+        self.world.advance();
+        self.bot.tick(&mut self.world);
+        self.new_bot_lines()
+    }
+
+    /// Tick until the bot is idle (at least once, at most `max` ticks), collecting its lines.
+    pub fn run_until_idle(&mut self, max: u64) -> Vec<String> {
+        let mut out = Vec::new();
+        for _ in 0..max.max(1) {
+            out.extend(self.tick());
+            if self.bot.is_idle() {
+                break;
+            }
+        }
+        out
+    }
+
+    pub fn bot_is_idle(&self) -> bool {
+        self.bot.is_idle()
+    }
+
+    fn new_bot_lines(&mut self) -> Vec<String> {
+        let log = self.world.chat_log();
+        let lines = log[self.shown.min(log.len())..]
+            .iter()
+            .filter(|l| l.from_agent)
+            .map(|l| format!("<{}> {}", l.speaker, l.text))
+            .collect();
+        self.shown = log.len();
+        lines
+    }
+
+    fn me(&self) -> (Vec3, Look) {
+        self.world.player(&self.player).map(|p| (p.pos, p.look)).unwrap_or_default()
+    }
+
+    fn run_command(&mut self, cmd: Command) -> (Flow, Vec<String>) {
+        let (pos, _) = self.me();
+        let base = commands::base_of(pos);
+        let name = self.player.clone();
+        let say = |s: String| (Flow::Continue, vec![format!("* {s}")]);
+        match cmd {
+            Command::Tp(x, y, z) => {
+                let p = commands::resolve([x, y, z], base);
+                if let Some(me) = self.world.player_mut(&name) {
+                    me.pos = p.feet();
+                }
+                say(format!("you are at {p}"))
+            }
+            Command::Look(yaw, pitch) => {
+                let look = Look::new(yaw, pitch);
+                if let Some(me) = self.world.player_mut(&name) {
+                    me.look = look;
+                }
+                say(format!("you look at yaw {:.0}, pitch {:.0}", look.yaw, look.pitch))
+            }
+            Command::LookAt(x, y, z) => {
+                let target = commands::resolve([x, y, z], base);
+                let eye = Vec3::new(pos.x, pos.y + crate::world::types::EYE_HEIGHT, pos.z);
+                let look = commands::look_at(eye, target);
+                if let Some(me) = self.world.player_mut(&name) {
+                    me.look = look;
+                }
+                say(format!("you look at {target}"))
+            }
+            Command::SetBlock(x, y, z, id) => match commands::block_arg(&id) {
+                Ok(b) => {
+                    let p = commands::resolve([x, y, z], base);
+                    self.world.set_block_by(p, b, commands::actor(&name));
+                    say(format!("set {p} to {b}"))
+                }
+                Err(e) => say(e),
+            },
+            Command::Fill(a, b, id) => {
+                let block = match commands::block_arg(&id) {
+                    Ok(b) => b,
+                    Err(e) => return say(e),
+                };
+                match commands::fill_box(commands::resolve(a, base), commands::resolve(b, base)) {
+                    Ok(bbox) => {
+                        let n = self.world.fill_by(bbox, block, commands::actor(&name));
+                        say(format!("filled {n} blocks with {block}"))
+                    }
+                    Err(e) => say(e),
+                }
+            }
+            Command::Map(r) => {
+                let mut markers = vec![(self.world.agent_pos(), '@')];
+                for p in self.world.players() {
+                    let c = if p.name == name { 'P' } else { p.name.chars().next().unwrap_or('p').to_ascii_uppercase() };
+                    markers.push((p.pos.block(), c));
+                }
+                (Flow::Continue, map::render(&self.world, base, r, &markers, self.colour))
+            }
+            Command::Stack => {
+                let tasks = self.bot.describe_tasks();
+                if tasks.is_empty() { say("the bot has nothing to do".into()) } else { (Flow::Continue, tasks.into_iter().map(|t| format!("* {t}")).collect()) }
+            }
+            Command::Memory => {
+                let mem = self.bot.describe_memory();
+                if mem.is_empty() { say("the bot remembers nothing yet".into()) } else { (Flow::Continue, mem.into_iter().map(|t| format!("* {t}")).collect()) }
+            }
+            Command::Where => {
+                let a = self.world.agent_pos();
+                say(format!("you are at {base}, the bot is at {a} ({:.1} blocks away)", pos.distance(a.feet())))
+            }
+            Command::Tick(n) => {
+                let mut out: Vec<String> = Vec::new();
+                for _ in 0..n {
+                    out.extend(self.tick());
+                }
+                out.push(format!("* {n} ticks passed"));
+                (Flow::Continue, out)
+            }
+            Command::Save(file) => match serde_json::to_vec(&self.world).map_err(|e| e.to_string()).and_then(|bytes| std::fs::write(&file, bytes).map_err(|e| e.to_string())) {
+                Ok(()) => say(format!("saved the world to {file}")),
+                Err(e) => say(format!("could not save to {file}: {e}")),
+            },
+            Command::Load(file) => {
+                let loaded = std::fs::read(&file).map_err(|e| e.to_string()).and_then(|b| serde_json::from_slice::<EmbeddedWorld>(&b).map_err(|e| format!("not a saved world: {e}")));
+                match loaded {
+                    Ok(mut w) => {
+                        if w.player(&name).is_none() {
+                            w.add_player(&name, w.agent_pos().feet(), Look::default());
+                        }
+                        // Skip chat already in the loaded log: it is history, not news.
+                        let _ = w.take_chats();
+                        self.shown = w.chat_log().len();
+                        self.world = w;
+                        self.bot = (self.make_bot)();
+                        say(format!("loaded the world from {file}"))
+                    }
+                    Err(e) => say(format!("could not load {file}: {e}")),
+                }
+            }
+            Command::Help => (Flow::Continue, commands::HELP.iter().map(|s| s.to_string()).collect()),
+            Command::Quit => (Flow::Quit, vec!["* bye".into()]),
+        }
+    }
+}
