@@ -5,6 +5,8 @@
 //! Only the [`world`] implementations know whether Minecraft is real.
 
 pub mod agent;
+pub mod dialogue;
+pub mod interpreter;
 pub mod logical_form;
 pub mod play;
 pub mod scenario;

@@ -20,7 +20,7 @@ mod catalogue;
 mod error;
 mod limits;
 mod materials;
-mod numbers;
+pub mod numbers;
 mod order;
 mod request;
 mod shapes;

@@ -121,7 +121,7 @@ fn number_words(tokens: &[String], i: usize) -> Option<(i64, usize)> {
 /// Reads the number that starts at `tokens[i]` (already lower-case), if one does, and how many
 /// tokens it spans. Handles digits, number words, "minus …", "a couple (of)", "a few", "a dozen",
 /// "a hundred".
-pub(crate) fn read_number(tokens: &[String], i: usize) -> Option<(i64, usize)> {
+pub fn read_number(tokens: &[String], i: usize) -> Option<(i64, usize)> {
     let t = tokens.get(i)?.as_str();
     if let Some(v) = digits(t) {
         return Some((v, 1));
