@@ -2,3 +2,4 @@
 //! memory and the speaker's frame.
 
 pub mod directions;
+pub mod schematic;

@@ -1,0 +1,163 @@
+//! From a logical form's `schematic` (triples over chat words) to a [`ShapeRequest`] the shape
+//! generators understand: the name says which shape, colour and block type say the material, size
+//! words and numbers say how big. Numbers the annotation did not attach to a triple ("a 5 by 3
+//! wall") are read from the schematic's whole text span.
+
+use crate::logical_form::{Predicate, Schematic, Span};
+use crate::schematics::numbers::read_number;
+use crate::schematics::{ShapeRequest, is_known_shape, is_size_word};
+use crate::world::blocks::canonical_colour;
+
+/// What a schematic asks for, or why it can't be made into a request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShapeAsk {
+    Shape(ShapeRequest),
+    /// Nothing says what to build ("build something").
+    Unspecified,
+}
+
+fn words(span: Option<Span>, tokens: &[String]) -> Vec<String> {
+    span.map(|s| s.words(tokens).to_vec()).unwrap_or_default()
+}
+
+/// The first number in `words` (digits or number words), clamped to the i32 range.
+fn first_number(words: &[String]) -> Option<i32> {
+    (0..words.len()).find_map(|i| read_number(words, i)).map(|(v, _)| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+}
+
+/// Translate a schematic; `tokens` are the normalized chat's words.
+pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
+    let mut name: Vec<String> = Vec::new();
+    let mut req = ShapeRequest::new("");
+    let triples = schematic.filters.as_ref().map(|f| f.triples()).unwrap_or_default();
+    for t in triples {
+        let w = words(t.obj_span(), tokens);
+        if w.is_empty() {
+            continue;
+        }
+        let text = w.join(" ");
+        match t.pred_text {
+            Predicate::HasName => name.push(text),
+            Predicate::HasColour => req.colour = Some(text),
+            Predicate::HasBlockType => req.block_type = Some(text),
+            Predicate::HasSize => {
+                for word in &w {
+                    if is_size_word(word) {
+                        req.size_words.push(word.clone());
+                    }
+                }
+                if req.size.is_none() {
+                    req.size = first_number(&w);
+                }
+            }
+            Predicate::HasHeight => req.height = first_number(&w).or(req.height),
+            Predicate::HasWidth => req.width = first_number(&w).or(req.width),
+            Predicate::HasLength => req.length = first_number(&w).or(req.length),
+            Predicate::HasDepth => req.depth = first_number(&w).or(req.depth),
+            Predicate::HasThickness => req.thickness = first_number(&w).or(req.thickness),
+            Predicate::HasRadius => req.radius = first_number(&w).or(req.radius),
+            Predicate::HasTag | Predicate::HasOrientation | Predicate::HasDistance | Predicate::HasBase => {
+                // Tags carry the odd adjective the annotators did not type: "hollow", "solid",
+                // a size word, a colour.
+                for word in &w {
+                    match word.as_str() {
+                        "hollow" | "empty" => req.hollow = Some(true),
+                        "solid" | "filled" | "full" => req.hollow = Some(false),
+                        s if is_size_word(s) => req.size_words.push(s.to_string()),
+                        s if canonical_colour(s).is_some() && req.colour.is_none() => req.colour = Some(s.to_string()),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    // Numbers in the whole phrase ("a 5 by 3 wall", "4 x 4 x 4") fill what triples left open.
+    let phrase = words(schematic.text_span, tokens);
+    let refs: Vec<&str> = phrase.iter().map(String::as_str).collect();
+    let dims = ShapeRequest::parse_dimensions(&refs);
+    req.size = req.size.or(dims.size);
+    req.radius = req.radius.or(dims.radius);
+    req.width = req.width.or(dims.width);
+    req.height = req.height.or(dims.height);
+    req.length = req.length.or(dims.length);
+    req.depth = req.depth.or(dims.depth);
+    req.thickness = req.thickness.or(dims.thickness);
+    // "9 high", "3 blocks wide": a size word right after a number is that number's unit.
+    let after_number = |i: usize| {
+        let unit = |j: usize| matches!(phrase.get(j).map(String::as_str), Some("block" | "blocks" | "tall" | "high"));
+        (i >= 1 && read_number(&phrase, i - 1).is_some()) || (i >= 2 && unit(i - 1) && read_number(&phrase, i - 2).is_some())
+    };
+    for (i, w) in phrase.iter().enumerate() {
+        if after_number(i) {
+            continue;
+        }
+        match w.as_str() {
+            "hollow" if req.hollow.is_none() => req.hollow = Some(true),
+            "solid" if req.hollow.is_none() => req.hollow = Some(false),
+            s if is_size_word(s) && !req.size_words.iter().any(|x| x == s) && !name.iter().any(|n| n.contains(s)) => {
+                req.size_words.push(s.to_string())
+            }
+            _ => {}
+        }
+    }
+
+    req.name = name.join(" ");
+    if req.name.is_empty() {
+        // "build a 4 x 4 x 4 of glass": a material or measurements without a shape make a cube;
+        // a shape word the annotators left in the text span is used if there is one.
+        if let Some(shape) = phrase.iter().find(|w| is_known_shape(w)) {
+            req.name = shape.clone();
+        } else if req.block_type.is_some() || req.colour.is_some() || req.size.is_some() || req.width.is_some() || req.height.is_some() {
+            req.name = "cube".into();
+        } else {
+            return ShapeAsk::Unspecified;
+        }
+    }
+    ShapeAsk::Shape(req)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::{LogicalForm, tokenize};
+
+    fn ask(text: &str, json: &str) -> ShapeAsk {
+        let lf = LogicalForm::from_json_str(json).unwrap();
+        let tokens = tokenize(text);
+        shape_request(lf.actions()[0].schematic.as_ref().unwrap(), &tokens)
+    }
+
+    #[test]
+    fn names_colours_materials_and_sizes() {
+        let ShapeAsk::Shape(r) = ask(
+            "build a tall red tower of bricks 9 high",
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD", "schematic": {"text_span": [0, [2, 8]], "filters": {"where_clause": {"AND": [
+              {"pred_text": "has_name", "obj_text": [0, [4, 4]]}, {"pred_text": "has_colour", "obj_text": [0, [3, 3]]},
+              {"pred_text": "has_size", "obj_text": [0, [2, 2]]}, {"pred_text": "has_block_type", "obj_text": [0, [6, 6]]},
+              {"pred_text": "has_height", "obj_text": [0, [7, 8]]}]}}}}]}"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!(r.name, "tower");
+        assert_eq!(r.colour.as_deref(), Some("red"));
+        assert_eq!(r.block_type.as_deref(), Some("bricks"));
+        assert_eq!(r.size_words, vec!["tall"]);
+        assert_eq!(r.height, Some(9));
+    }
+
+    #[test]
+    fn numbers_outside_triples_and_missing_names() {
+        let ShapeAsk::Shape(r) = ask(
+            "build here solid glass 4 x 4 x 4",
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD", "schematic": {"text_span": [0, [2, 8]], "filters": {"where_clause": {"AND": [
+              {"pred_text": "has_block_type", "obj_text": [0, [3, 3]]}]}}}}]}"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!((r.name.as_str(), r.width, r.length, r.height, r.hollow), ("cube", Some(4), Some(4), Some(4), Some(false)));
+        assert_eq!(
+            ask("build something", r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD", "schematic": {"text_span": [0, [1, 1]]}}]}"#),
+            ShapeAsk::Unspecified
+        );
+    }
+}
