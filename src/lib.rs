@@ -5,6 +5,8 @@
 //! Only the [`world`] implementations know whether Minecraft is real.
 
 pub mod agent;
+pub mod bench;
 pub mod logical_form;
 pub mod scenario;
+pub mod tasks;
 pub mod world;

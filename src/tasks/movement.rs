@@ -1,0 +1,303 @@
+//! Getting around: [`Move`] (walk to a place), "come here" (walk to the speaker), and
+//! [`Follow`] (keep walking after a player until stopped).
+//!
+//! All of them drive a [`Walker`]: plan a path with A* (`path.rs`), take one step per tick,
+//! wait for gravity after a drop, and re-plan when a step fails or the agent is not where the
+//! plan expected (the world changed, or the task was interrupted and resumed elsewhere).
+//!
+//! Choice for when no walking path exists: a plain Move **fails with the reason** ("the path is
+//! walled off") instead of tunnelling through whatever is in the way — breaking a player's wall
+//! to reach a spot is rarely what they meant. Moves pushed by builds and digs are different:
+//! they may pillar up on scaffold and come down by breaking it (see [`MoveOptions::working`]),
+//! and the build removes any scaffold left when it finishes.
+
+use super::blueprint::Blueprint;
+use super::context::resting;
+use super::path::{Goal, PathOptions, PathStep, StepKind, plan};
+use super::{Step, Task, TaskContext, TaskKind};
+use crate::world::{ActionError, Pos};
+use std::sync::Arc;
+
+/// How a walk may get there.
+#[derive(Clone, Debug, Default)]
+pub struct MoveOptions {
+    /// May pillar up on scaffold and drop from high places (used inside builds and digs).
+    pub working: bool,
+    /// The build under way, when `working` (its blocks serve as pillars, its inside is avoided).
+    pub blueprint: Option<Arc<Blueprint>>,
+}
+
+impl MoveOptions {
+    pub fn working(blueprint: Option<Arc<Blueprint>>) -> Self {
+        MoveOptions { working: true, blueprint }
+    }
+
+    fn path_options(&self, ctx: &TaskContext) -> PathOptions {
+        if self.working {
+            PathOptions::working(ctx.limits, self.blueprint.clone())
+        } else {
+            PathOptions::walking(ctx.limits)
+        }
+    }
+}
+
+/// What one walker step came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Walk {
+    Arrived,
+    Walking,
+    Failed(String),
+}
+
+/// Follows planned paths one step per tick towards a goal, re-planning as needed.
+#[derive(Clone, Debug)]
+pub struct Walker {
+    goal: Goal,
+    options: MoveOptions,
+    steps: Vec<PathStep>,
+    next: usize,
+    /// Where the agent should be before taking `steps[next]`; `None` forces a re-plan.
+    at: Option<Pos>,
+    replans: u32,
+    falling: u32,
+}
+
+impl Walker {
+    pub fn new(goal: Goal, options: MoveOptions) -> Self {
+        Walker { goal, options, steps: Vec::new(), next: 0, at: None, replans: 0, falling: 0 }
+    }
+
+    pub fn goal(&self) -> &Goal {
+        &self.goal
+    }
+
+    pub fn step(&mut self, ctx: &mut TaskContext) -> Walk {
+        let here = ctx.world.agent_pos();
+        // In the air after a drop or a jump: let gravity finish first.
+        if !resting(&*ctx.world, here) {
+            self.falling += 1;
+            if self.falling > ctx.limits.max_fall_ticks {
+                return Walk::Failed(format!("I'm stuck in the air at {here}"));
+            }
+            return Walk::Walking;
+        }
+        self.falling = 0;
+        if self.goal.reached(here) {
+            return Walk::Arrived;
+        }
+        if self.at != Some(here) || self.next >= self.steps.len() {
+            if self.at.is_some() || !self.steps.is_empty() {
+                self.replans += 1;
+                if self.replans > ctx.limits.max_replans {
+                    return Walk::Failed(format!("I keep getting blocked on my way to {}", self.goal.target()));
+                }
+            }
+            let opts = self.options.path_options(ctx);
+            match plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold()) {
+                Ok(path) if !path.steps.is_empty() => {
+                    self.steps = path.steps;
+                    self.next = 0;
+                    self.at = Some(here);
+                }
+                Ok(_) => return Walk::Arrived,
+                Err(e) => return Walk::Failed(e.to_string()),
+            }
+        }
+        let step = self.steps[self.next];
+        match execute(ctx, here, step) {
+            Ok(()) => {
+                self.next += 1;
+                self.at = Some(step.to);
+            }
+            Err(e) => {
+                tracing::debug!(%here, ?step, %e, "step failed, re-planning");
+                self.at = None;
+                self.replans += 1;
+                if self.replans > ctx.limits.max_replans {
+                    return Walk::Failed(format!("I can't get to {}: {e}", self.goal.target()));
+                }
+            }
+        }
+        Walk::Walking
+    }
+}
+
+/// Carry out one path step (one world action; a pillar is a jump with a block placed beneath,
+/// which a player does in one motion too).
+fn execute(ctx: &mut TaskContext, here: Pos, step: PathStep) -> Result<(), ActionError> {
+    match step.kind {
+        StepKind::Walk | StepKind::Climb | StepKind::Swim => ctx.world.step_to(step.to),
+        StepKind::Drop => ctx.world.step_to(Pos::new(step.to.x, here.y, step.to.z)),
+        StepKind::Pillar(block) => {
+            ctx.world.step_to(here.up(1))?;
+            if block == ctx.limits.scaffold { ctx.place_scaffold(here) } else { ctx.place(here, block) }
+        }
+        StepKind::DigDown => ctx.break_block(here.down(1)),
+    }
+}
+
+/// Walk to a place.
+pub struct Move {
+    walker: Walker,
+    label: Option<String>,
+    arrived: Option<String>,
+}
+
+impl Move {
+    /// Walk to exactly `target` (feet position).
+    pub fn to(target: Pos) -> Move {
+        Move::near(target, 0)
+    }
+
+    /// Walk to within `tolerance` blocks of `target` (along every axis).
+    pub fn near(target: Pos, tolerance: i32) -> Move {
+        Move::with_goal(Goal::Near { target, tolerance: tolerance.max(0) }, MoveOptions::default())
+    }
+
+    /// "Come here": walk to within 2 blocks of the speaker's feet.
+    pub fn come_here(speaker_pos: Pos) -> Move {
+        let mut m = Move::near(speaker_pos, 2);
+        m.label = Some("coming to you".into());
+        m.arrived = Some("Here I am.".into());
+        m
+    }
+
+    /// Walk until block `target` is within `reach` (and not inside the agent).
+    pub fn within_reach(target: Pos, reach: f64, options: MoveOptions) -> Move {
+        Move::with_goal(Goal::Reach { target, reach, keep_clear: None }, options)
+    }
+
+    pub fn with_goal(goal: Goal, options: MoveOptions) -> Move {
+        Move { walker: Walker::new(goal, options), label: None, arrived: None }
+    }
+
+    /// Replace the description ("going to the house").
+    pub fn labelled(mut self, label: impl Into<String>) -> Move {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn goal(&self) -> &Goal {
+        self.walker.goal()
+    }
+}
+
+impl Task for Move {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Move
+    }
+
+    fn describe(&self) -> String {
+        match (&self.label, self.walker.goal()) {
+            (Some(l), _) => l.clone(),
+            (None, Goal::Near { target, .. }) => format!("walking to {target}"),
+            (None, Goal::Reach { target, .. }) => format!("getting within reach of {target}"),
+        }
+    }
+
+    fn step(&mut self, ctx: &mut TaskContext) -> Step {
+        match self.walker.step(ctx) {
+            Walk::Walking => Step::Continue,
+            Walk::Arrived => {
+                Step::Done(self.arrived.clone().unwrap_or_else(|| format!("I'm at {}.", ctx.world.agent_pos())))
+            }
+            Walk::Failed(reason) => Step::Failed(reason),
+        }
+    }
+}
+
+/// Follow a player until stopped: re-target their position every few ticks and keep within a
+/// couple of blocks of them.
+pub struct Follow {
+    player: String,
+    tolerance: i32,
+    retarget_every: u32,
+    walker: Option<Walker>,
+    target: Option<Pos>,
+    since_retarget: u32,
+    unseen: u32,
+    /// After a failed walk, ticks to wait before trying again.
+    cooldown: u32,
+    complained: bool,
+}
+
+impl Follow {
+    pub fn player(name: impl Into<String>) -> Follow {
+        Follow {
+            player: name.into(),
+            tolerance: 2,
+            retarget_every: 10,
+            walker: None,
+            target: None,
+            since_retarget: 0,
+            unseen: 0,
+            cooldown: 0,
+            complained: false,
+        }
+    }
+
+    /// Keep within `tolerance` blocks (default 2).
+    pub fn within(mut self, tolerance: i32) -> Follow {
+        self.tolerance = tolerance.max(1);
+        self
+    }
+}
+
+/// Ticks a followed player may stay out of sight before Follow gives up.
+const FOLLOW_LOST_TICKS: u32 = 600;
+
+impl Task for Follow {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Follow
+    }
+
+    fn describe(&self) -> String {
+        format!("following {}", self.player)
+    }
+
+    fn step(&mut self, ctx: &mut TaskContext) -> Step {
+        self.since_retarget += 1;
+        let Some(target) = ctx.world.players().into_iter().find(|p| p.name == self.player).map(|p| p.pos.block())
+        else {
+            self.unseen += 1;
+            if self.unseen == 1 {
+                ctx.note(format!("I can't see {} right now.", self.player));
+            }
+            if self.unseen > FOLLOW_LOST_TICKS {
+                return Step::Failed(format!("I lost sight of {}.", self.player));
+            }
+            return Step::Continue;
+        };
+        self.unseen = 0;
+        if ctx.world.agent_pos().chebyshev(target) <= self.tolerance {
+            self.walker = None;
+            return Step::Continue;
+        }
+        if self.cooldown > 0 {
+            self.cooldown -= 1;
+            return Step::Continue;
+        }
+        let moved = self.target.is_none_or(|t| t.chebyshev(target) > 1);
+        if self.walker.is_none() || (self.since_retarget >= self.retarget_every && moved) {
+            let goal = Goal::Near { target, tolerance: self.tolerance };
+            self.walker = Some(Walker::new(goal, MoveOptions::default()));
+            self.target = Some(target);
+            self.since_retarget = 0;
+        }
+        if let Some(w) = &mut self.walker {
+            match w.step(ctx) {
+                Walk::Walking => {}
+                Walk::Arrived => self.walker = None,
+                Walk::Failed(reason) => {
+                    if !self.complained {
+                        ctx.note(format!("I can't keep up with {}: {reason}", self.player));
+                        self.complained = true;
+                    }
+                    self.walker = None;
+                    self.cooldown = 20;
+                }
+            }
+        }
+        Step::Continue
+    }
+}
