@@ -15,7 +15,7 @@ use super::Figure;
 use crate::tasks::path::{Goal, PathOptions, plan};
 use crate::tasks::{Build, Follow, Limits, Repeat, Task, TaskKind, TaskMeta, TaskStack, Times};
 use crate::world::embedded::EmbeddedWorld;
-use crate::world::{Actor, BBox, Block, Look, Pos, Vec3, World};
+use crate::world::{Actor, BBox, Block, Look, Pos, Vec3};
 use rustc_hash::FxHashSet;
 use std::time::Instant;
 
@@ -125,7 +125,8 @@ fn nested(depth: u32) -> Box<dyn Task> {
     ))
 }
 
-pub fn tick_5_deep_stack_us() -> f64 {
+/// A world and a stack whose top command is 5 tasks deep (four loops around a Follow).
+fn five_deep() -> (EmbeddedWorld, TaskStack) {
     let mut w = EmbeddedWorld::flat();
     w.add_player("alice", Vec3::new(1.5, 5.0, 0.5), Look::default());
     let mut stack = TaskStack::new(Limits::default());
@@ -134,19 +135,23 @@ pub fn tick_5_deep_stack_us() -> f64 {
         w.advance();
         stack.tick(&mut w);
     }
+    (w, stack)
+}
+
+pub fn tick_5_deep_stack_us() -> f64 {
+    let (mut w, mut stack) = five_deep();
     const N: u32 = 100_000;
     let t = Instant::now();
     for _ in 0..N {
         stack.tick(&mut w);
     }
-    let us = t.elapsed().as_secs_f64() * 1e6 / N as f64;
-    debug_assert!(stack.current().is_some() && w.agent_pos() == Pos::new(0, 5, 0));
-    us
+    t.elapsed().as_secs_f64() * 1e6 / N as f64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::world::World;
 
     #[test]
     fn obstacle_course_has_a_path() {
@@ -155,6 +160,14 @@ mod tests {
         let path = plan(&w, start, &Goal::Near { target: goal, tolerance: 0 }, &opts, &FxHashSet::default());
         let path = path.expect("the course is crossable");
         assert!(path.steps.len() >= 63, "{}", path.steps.len());
+    }
+
+    #[test]
+    fn the_deep_stack_is_five_deep() {
+        let (w, s) = five_deep();
+        assert_eq!(s.depth(), 5);
+        assert_eq!(s.current_step().as_deref(), Some("following alice"));
+        assert_eq!(w.agent_pos(), Pos::new(0, 5, 0));
     }
 
     /// `cargo test --release -- --ignored bench --nocapture` prints the figures.

@@ -89,3 +89,26 @@ pub(crate) fn capitalise(s: &str) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskState;
+    use crate::tasks::testing::{block, run_task};
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Actor, World};
+
+    #[test]
+    fn replaces_what_is_in_the_way_and_skips_what_is_there() {
+        let mut w = EmbeddedWorld::flat();
+        w.set_block_by(Pos::new(2, 5, 0), block("stone"), Actor::World);
+        w.set_block_by(Pos::new(3, 5, 0), block("red_wool"), Actor::World);
+        let blocks = vec![(Pos::new(2, 5, 0), block("red_wool")), (Pos::new(3, 5, 0), block("red_wool"))];
+        let build = Build::new(blocks, "a red wall", &Limits::default()).unwrap();
+        assert_eq!((build.len(), build.describe()), (2, "building a red wall at (2, 5, 0)".to_string()));
+        assert_eq!(run_task(&mut w, build, 50), (TaskState::Done, "I finished building a red wall.".into()));
+        assert_eq!(w.block_at(Pos::new(2, 5, 0)).name(), "red_wool");
+        let again = Build::new(vec![(Pos::new(3, 5, 0), block("red_wool"))], "the wall", &Limits::default()).unwrap();
+        assert_eq!(run_task(&mut w, again, 50).1, "The wall was already there.");
+    }
+}

@@ -55,3 +55,20 @@ impl Task for Destroy {
         self.edit.bbox()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskState;
+    use crate::tasks::testing::run_task;
+    use crate::world::embedded::EmbeddedWorld;
+
+    #[test]
+    fn nothing_left_to_destroy() {
+        let mut w = EmbeddedWorld::flat();
+        let d = Destroy::new(vec![Pos::new(3, 6, 3)], "the ghost house", &Limits::default()).unwrap();
+        assert_eq!(d.describe(), "destroying the ghost house");
+        let out = run_task(&mut w, d, 10);
+        assert_eq!(out, (TaskState::Done, "There was nothing left of the ghost house to destroy.".into()));
+    }
+}

@@ -108,3 +108,19 @@ impl Task for Dig {
         Some(self.region)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hole_geometry() {
+        let l = Limits::default();
+        let d = Dig::new(Pos::new(10, 4, 10), DigSize::default(), &l).unwrap();
+        assert_eq!(d.region(), Some(BBox::new(Pos::new(10, 3, 10), Pos::new(11, 4, 11))));
+        let d = Dig::new(Pos::new(10, 4, 10), DigSize::new(3, 5, 1), &l).unwrap();
+        assert_eq!(d.region(), Some(BBox::new(Pos::new(9, 4, 8), Pos::new(11, 4, 12))));
+        let e = Dig::new(Pos::new(0, 4, 0), DigSize::new(100, 100, 2), &l).err().unwrap();
+        assert!(matches!(e, TaskError::TooManyBlocks { requested: 20_000, .. }));
+    }
+}

@@ -580,3 +580,48 @@ fn nearest_support(ctx: &TaskContext, floating: Pos, blueprint: &Blueprint) -> O
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::Limits;
+    use crate::tasks::context::Ledger;
+    use crate::tasks::testing::block;
+    use crate::world::Actor;
+    use crate::world::embedded::EmbeddedWorld;
+
+    #[test]
+    fn a_support_chain_runs_from_something_solid_to_the_floating_block() {
+        let mut w = EmbeddedWorld::flat();
+        w.set_block_by(Pos::new(3, 5, 0), block("stone"), Actor::World);
+        let limits = Limits::default();
+        let (mut changes, mut ledger) = (Vec::new(), Ledger::default());
+        let ctx = TaskContext::new(&mut w, &limits, &mut changes, &mut ledger);
+        let bp = Blueprint::new([(Pos::new(3, 7, 0), block("red_wool"))]);
+        // Straight down onto the stone: one support block.
+        assert_eq!(support_chain(&ctx, Pos::new(3, 7, 0), &bp), Some(vec![Pos::new(3, 6, 0)]));
+        let chain = support_chain(&ctx, Pos::new(9, 8, 0), &bp).unwrap();
+        assert_eq!(chain.first(), Some(&Pos::new(9, 5, 0)), "rests on the ground");
+        assert_eq!(chain.last(), Some(&Pos::new(9, 7, 0)), "ends under the floating block");
+        assert!(chain.windows(2).all(|p| p[0].manhattan(p[1]) == 1));
+        // High up, beyond the search's span: a plain column.
+        assert_eq!(support_chain(&ctx, Pos::new(0, 40, 9), &bp).map(|c| c.len()), Some(35));
+    }
+
+    #[test]
+    fn what_can_be_replaced() {
+        assert!(replaceable(Block::AIR) && replaceable(block("water")) && replaceable(block("short_grass")));
+        assert!(!replaceable(block("stone")) && !replaceable(block("torch")));
+        let w = EmbeddedWorld::flat();
+        assert!(needs_break(&w, Pos::new(0, 4, 0), Block::AIR));
+        assert!(!needs_break(&w, Pos::new(0, 4, 0), block("grass_block")));
+        assert!(!needs_break(&w, Pos::new(0, 0, 0), Block::AIR), "bedrock is left alone");
+    }
+
+    #[test]
+    fn duplicates_keep_the_last_entry() {
+        let e = Edit::new(vec![(Pos::new(1, 5, 1), block("stone")), (Pos::new(1, 5, 1), block("dirt"))]);
+        assert_eq!(e.targets(), &[(Pos::new(1, 5, 1), block("dirt"))]);
+        assert_eq!(e.len(), 1);
+    }
+}

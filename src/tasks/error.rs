@@ -20,3 +20,18 @@ pub enum TaskError {
     #[error("{0}")]
     Invalid(String),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_read_as_sentences() {
+        assert_eq!(TaskError::Nothing("build").to_string(), "there is nothing to build");
+        assert_eq!(
+            TaskError::Bedrock(Pos::new(1, 0, 2)).to_string(),
+            "I can't dig that deep: there is bedrock at (1, 0, 2)"
+        );
+        assert_eq!(TaskError::NothingToUndo.to_string(), "there is nothing I can undo");
+    }
+}

@@ -67,3 +67,26 @@ impl Task for Fill {
         self.positions.iter().map(|p| BBox::new(*p, *p)).reduce(|a, b| a.union(&b))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskState;
+    use crate::tasks::testing::{block, run_task};
+    use crate::world::Actor;
+    use crate::world::embedded::EmbeddedWorld;
+
+    #[test]
+    fn fills_only_open_cells() {
+        let mut w = EmbeddedWorld::flat();
+        let hole = [Pos::new(3, 4, 0), Pos::new(4, 4, 0)];
+        w.set_block_by(hole[0], Block::AIR, Actor::World);
+        let fill = Fill::new(hole.to_vec(), block("sand"), &Limits::default()).unwrap();
+        assert_eq!(fill.describe(), "filling the hole at (3, 4, 0) with sand");
+        assert_eq!(run_task(&mut w, fill, 50).0, TaskState::Done);
+        assert_eq!(w.block_at(hole[0]).name(), "sand");
+        assert_eq!(w.block_at(hole[1]).name(), "grass_block", "a filled cell is never replaced");
+        let full = Fill::new(hole.to_vec(), block("sand"), &Limits::default()).unwrap();
+        assert_eq!(full.check(&w, &Limits::default()).unwrap_err().to_string(), "that hole is already full");
+    }
+}

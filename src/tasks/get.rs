@@ -80,3 +80,22 @@ impl Task for Give {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskState;
+    use crate::tasks::testing::run_task;
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Look, Vec3};
+
+    #[test]
+    fn give_without_walking() {
+        let mut w = EmbeddedWorld::flat();
+        w.add_player("alice", Vec3::new(1.5, 5.0, 0.5), Look::default());
+        let out = run_task(&mut w, Give::new("alice", "bread", 2), 5);
+        assert_eq!(out, (TaskState::Done, "Here you go, alice: 2 bread.".into()));
+        let out = run_task(&mut w, Give::new("alice", "unobtainium", 1), 5);
+        assert_eq!(out, (TaskState::Failed, "I don't know an item called \"unobtainium\"".into()));
+    }
+}

@@ -79,7 +79,9 @@ pub const WORLD_BORDER: i32 = 30_000_000;
 
 /// Is `p` a block of the world (between bedrock level and the build limit, inside the border)?
 pub fn in_world(p: Pos) -> bool {
-    (MIN_Y..=MAX_Y).contains(&p.y) && p.x.unsigned_abs() <= WORLD_BORDER as u32 && p.z.unsigned_abs() <= WORLD_BORDER as u32
+    (MIN_Y..=MAX_Y).contains(&p.y)
+        && p.x.unsigned_abs() <= WORLD_BORDER as u32
+        && p.z.unsigned_abs() <= WORLD_BORDER as u32
 }
 
 /// Refuse positions above or below the world, or beyond its border.

@@ -125,3 +125,57 @@ pub trait Task {
         None
     }
 }
+
+/// Helpers for the unit tests of the task files.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::world::embedded::EmbeddedWorld;
+
+    /// Run one task as a command until it ends; returns its final state and message.
+    pub fn run_task(w: &mut EmbeddedWorld, task: impl Task + 'static, budget: u32) -> (TaskState, String) {
+        let mut s = TaskStack::default();
+        let id = s.push(Box::new(task), TaskMeta::default());
+        for _ in 0..budget {
+            w.advance();
+            s.tick(w);
+            if s.is_idle() {
+                break;
+            }
+        }
+        let r = s.record(id).expect("the task's record");
+        (r.state, r.outcome.clone().unwrap_or_default())
+    }
+
+    pub fn block(name: &str) -> crate::world::Block {
+        crate::world::Block::from_name(name).expect("a known block")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Nothing;
+    impl Task for Nothing {
+        fn kind(&self) -> TaskKind {
+            TaskKind::Dance
+        }
+        fn describe(&self) -> String {
+            "doing nothing".into()
+        }
+        fn step(&mut self, _: &mut TaskContext) -> Step {
+            Step::Done("done".into())
+        }
+    }
+
+    #[test]
+    fn a_failed_sub_task_fails_its_parent_by_default() {
+        let mut t = Nothing;
+        assert_eq!(t.child_finished(ChildOutcome::Done("ok".into())).map(|s| format!("{s:?}")), None);
+        let s = t.child_finished(ChildOutcome::Failed("no room".into()));
+        assert_eq!(format!("{s:?}"), "Some(Failed(\"no room\"))");
+        assert_eq!(format!("{:?}", Step::Push(Box::new(Nothing))), "Push(doing nothing)");
+        assert!(t.region().is_none());
+    }
+}

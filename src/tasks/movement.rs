@@ -301,3 +301,64 @@ impl Task for Follow {
         Step::Continue
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::testing::{block, run_task};
+    use crate::tasks::{TaskMeta, TaskStack, TaskState};
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Actor, BBox, World};
+
+    #[test]
+    fn walks_one_step_per_tick() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        s.push(Box::new(Move::to(Pos::new(5, 5, 0))), TaskMeta::default());
+        for x in 1..=5 {
+            w.advance();
+            s.tick(&mut w);
+            assert_eq!(w.agent_pos(), Pos::new(x, 5, 0));
+        }
+        w.advance();
+        s.tick(&mut w);
+        assert!(s.is_idle());
+        assert_eq!(s.history()[0].outcome.as_deref(), Some("I'm at (5, 5, 0)."));
+    }
+
+    #[test]
+    fn re_plans_when_a_wall_appears_on_the_way() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        s.push(Box::new(Move::to(Pos::new(8, 5, 0))), TaskMeta::default());
+        for _ in 0..2 {
+            w.advance();
+            s.tick(&mut w);
+        }
+        // A player walls the straight line off.
+        w.fill_by(BBox::new(Pos::new(5, 5, -3), Pos::new(5, 6, 3)), block("stone"), Actor::Player("bob".into()));
+        for _ in 0..60 {
+            w.advance();
+            s.tick(&mut w);
+        }
+        assert!(s.is_idle());
+        assert_eq!(w.agent_pos(), Pos::new(8, 5, 0));
+    }
+
+    #[test]
+    fn a_plain_walk_never_changes_the_world() {
+        let mut w = EmbeddedWorld::flat();
+        // A 4-high wall all around: no walking path, and a plain Move does not dig or pillar.
+        let ring = BBox::new(Pos::new(-3, 5, -3), Pos::new(3, 8, 3));
+        for p in ring.iter().filter(|p| p.x.abs() == 3 || p.z.abs() == 3) {
+            w.set_block_by(p, block("stone"), Actor::World);
+        }
+        let before = w.clone();
+        let (state, msg) = run_task(&mut w, Move::to(Pos::new(8, 5, 0)), 20);
+        assert_eq!(state, TaskState::Failed);
+        assert_eq!(msg, "I can't find a way to (8, 5, 0): the path is walled off");
+        assert!(w.same_blocks(&before).is_none());
+        assert_eq!(Move::come_here(Pos::new(1, 5, 1)).describe(), "coming to you");
+        assert_eq!(Move::near(Pos::new(1, 5, 1), 3).labelled("going home").describe(), "going home");
+    }
+}

@@ -104,3 +104,47 @@ fn stopped_because(completed: u32, reason: &str) -> String {
         n => format!("I stopped after {n} rounds: {reason}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::testing::run_task;
+    use crate::tasks::{Dance, TaskMeta, TaskStack, TaskState};
+    use crate::world::embedded::EmbeddedWorld;
+
+    fn spins() -> TaskFactory {
+        Box::new(|_, _| Ok(Box::new(Dance::spin(true))))
+    }
+
+    #[test]
+    fn zero_times_is_done_at_once_and_forever_runs_until_stopped() {
+        let mut w = EmbeddedWorld::flat();
+        let out = run_task(&mut w, Repeat::new(TaskKind::Dance, "spinning", Times::Count(0), spins()), 5);
+        assert_eq!(out, (TaskState::Done, "Done, 0 times.".into()));
+        let mut s = TaskStack::default();
+        s.push(Box::new(Repeat::new(TaskKind::Dance, "spinning", Times::Forever, spins())), TaskMeta::default());
+        for _ in 0..500 {
+            w.advance();
+            s.tick(&mut w);
+        }
+        assert_eq!(s.current().as_deref(), Some("spinning (until you tell me to stop)"));
+        assert_eq!(s.depth(), 2);
+        s.cancel();
+        assert!(s.is_idle());
+    }
+
+    #[test]
+    fn a_failing_round_ends_the_loop_with_its_reason() {
+        let mut w = EmbeddedWorld::flat();
+        let factory: TaskFactory =
+            Box::new(
+                |i, _| {
+                    if i < 2 { Ok(Box::new(Dance::nod())) } else { Err(TaskError::Invalid("my neck hurts".into())) }
+                },
+            );
+        let out = run_task(&mut w, Repeat::new(TaskKind::Dance, "nodding", Times::Count(5), factory), 50);
+        assert_eq!(out, (TaskState::Failed, "I stopped after 2 rounds: my neck hurts".into()));
+        assert_eq!(stopped_because(0, "x"), "x");
+        assert_eq!(stopped_because(1, "x"), "I stopped after 1 round: x");
+    }
+}

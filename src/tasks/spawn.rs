@@ -63,3 +63,23 @@ fn plural(mob: &str, n: u32) -> String {
         format!("{n} {name}s")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::TaskState;
+    use crate::tasks::testing::run_task;
+    use crate::world::World;
+    use crate::world::embedded::EmbeddedWorld;
+
+    #[test]
+    fn spawns_several_next_to_itself() {
+        assert_eq!(plural("iron_golem", 1), "an iron golem");
+        assert_eq!(plural("cow", 3), "3 cows");
+        let mut w = EmbeddedWorld::flat();
+        let out = run_task(&mut w, Spawn::new("cow", Pos::new(2, 5, 0)).times(3), 10);
+        assert_eq!(out, (TaskState::Done, "I spawned 3 cows.".into()));
+        assert_eq!(w.mobs().len(), 3);
+        assert_eq!(w.agent_pos(), Pos::new(0, 5, 0), "within reach already: no walk");
+    }
+}

@@ -95,3 +95,37 @@ impl Task for Undo {
         self.edit.as_mut().and_then(|e| e.child_finished(outcome))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::record::{Change, TaskKind, TaskMeta, TaskState};
+    use crate::tasks::testing::block;
+
+    fn record(changes: Vec<Change>) -> TaskRecord {
+        TaskRecord {
+            id: TaskId(7),
+            kind: TaskKind::Build,
+            description: "building a hut".into(),
+            meta: TaskMeta::default(),
+            state: TaskState::Done,
+            outcome: None,
+            changes,
+            created_tick: 0,
+            finished_tick: Some(9),
+            undone: false,
+        }
+    }
+
+    #[test]
+    fn nets_out_changes_per_position() {
+        let (air, dirt, wool) = (Block::AIR, block("dirt"), block("red_wool"));
+        let c = |pos, before, after| Change { tick: 0, pos, before, after };
+        let (a, s) = (Pos::new(1, 5, 1), Pos::new(2, 5, 1));
+        // A scaffold block that came and went, and a block placed then replaced.
+        let u = Undo::of(&record(vec![c(s, air, dirt), c(a, air, dirt), c(s, dirt, air), c(a, dirt, wool)])).unwrap();
+        assert_eq!(u.net, vec![(a, air, wool)]);
+        assert_eq!((u.target(), u.describe()), (TaskId(7), "undoing building a hut".to_string()));
+        assert!(matches!(Undo::of(&record(vec![c(s, air, dirt), c(s, dirt, air)])), Err(TaskError::NothingToUndo)));
+    }
+}
