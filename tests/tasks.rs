@@ -206,6 +206,7 @@ fn build_a_hollow_sphere_of_radius_7() {
     assert_eq!(last_outcome(&s).0, TaskState::Done, "{:?}", last_outcome(&s));
     assert_same(&w, &expected_with(&blocks));
     eprintln!("hollow sphere: {} blocks in {ticks} ticks", blocks.len());
+    assert!(w.agent_pos().distance(Pos::new(12, 12, 0)) > 7.0, "not sealed inside: {}", w.agent_pos());
 }
 
 #[test]
@@ -712,4 +713,33 @@ fn a_part_floating_high_up_gets_a_support_column_that_is_removed() {
     run(&mut w, &mut s, 3000);
     assert_eq!(last_outcome(&s).0, TaskState::Done, "{:?}", last_outcome(&s));
     assert_same(&w, &expected_with(&blocks));
+}
+
+#[test]
+fn comes_out_of_the_shaft_it_dug_and_down_from_what_it_built() {
+    let mut w = EmbeddedWorld::flat();
+    w.fill_by(BBox::new(Pos::new(-4, -12, -4), Pos::new(8, 3, 8)), b("dirt"), Actor::World);
+    w.fill_by(BBox::new(Pos::new(-4, -13, -4), Pos::new(8, -13, 8)), b("stone"), Actor::World);
+    let top = Pos::new(2, 4, 2);
+    let factory: TaskFactory =
+        Box::new(move |i, _| Ok(Box::new(Dig::new(top.down(i as i32), DigSize::new(2, 2, 1), &Limits::default())?)));
+    let mut s = TaskStack::default();
+    push(
+        &mut s,
+        Repeat::new(TaskKind::Dig, "digging down", Times::Until(Condition::AdjacentToBlockType(b("stone"))), factory),
+    );
+    run(&mut w, &mut s, 2000);
+    assert_eq!(last_outcome(&s), (TaskState::Done, "Done, after 17 rounds.".into()));
+    assert!(w.agent_pos().y < 0, "down in the shaft: {}", w.agent_pos());
+    push(&mut s, Move::come_here(Pos::new(9, 5, 9)));
+    run(&mut w, &mut s, 500);
+    assert_eq!(last_outcome(&s), (TaskState::Done, "Here I am.".into()));
+
+    // On top of a 10-high cube, "come here" jumps down (creative mode: no fall damage).
+    let mut w = EmbeddedWorld::flat();
+    w.fill_by(BBox::new(Pos::new(0, 5, 0), Pos::new(3, 14, 3)), b("stone"), Actor::World);
+    w.set_agent_pos(Pos::new(1, 15, 1));
+    push(&mut s, Move::come_here(Pos::new(10, 5, 10)));
+    run(&mut w, &mut s, 100);
+    assert_eq!(last_outcome(&s), (TaskState::Done, "Here I am.".into()));
 }

@@ -22,11 +22,13 @@ pub struct Limits {
     /// How far from its eyes the agent places or breaks blocks. The embedded world allows 5.0;
     /// planning for a little less leaves a margin on a real server.
     pub reach: f64,
-    /// Deepest drop a plain walk takes (survival-safe).
+    /// Drops up to this many blocks are taken like any step (they would not hurt in survival).
+    pub safe_drop: i32,
+    /// Deepest drop at all. The game runs in creative mode, where falling does no damage, so
+    /// the agent may jump off what it built rather than be stuck on top; deeper drops than
+    /// `safe_drop` cost extra, so they are only taken when needed. Set it to `safe_drop` for a
+    /// survival server.
     pub max_drop: i32,
-    /// Deepest drop while building or digging. The game runs in creative mode (no fall damage),
-    /// so the agent may jump off the top of what it built instead of being stuck there.
-    pub work_max_drop: i32,
     /// How often a walk may re-plan after a failed step before giving up.
     pub max_replans: u32,
     /// Ticks to wait for the agent to land after a drop before giving up.
@@ -49,8 +51,8 @@ impl Default for Limits {
             max_path_distance: 128,
             path_margin: 16,
             reach: 4.5,
-            max_drop: 3,
-            work_max_drop: 64,
+            safe_drop: 3,
+            max_drop: 64,
             max_replans: 12,
             max_fall_ticks: 400,
             player_wait_ticks: 200,

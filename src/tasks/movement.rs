@@ -5,15 +5,17 @@
 //! wait for gravity after a drop, and re-plan when a step fails or the agent is not where the
 //! plan expected (the world changed, or the task was interrupted and resumed elsewhere).
 //!
-//! Choice for when no walking path exists: a plain Move **fails with the reason** ("the path is
-//! walled off") instead of tunnelling through whatever is in the way — breaking a player's wall
-//! to reach a spot is rarely what they meant. Moves pushed by builds and digs are different:
-//! they may pillar up on scaffold and come down by breaking it (see [`MoveOptions::working`]),
-//! and the build removes any scaffold left when it finishes.
+//! Choice for when no walking path exists: a plain Move never tunnels through what is in the
+//! way — breaking a player's wall to reach a spot is rarely what they meant. When the agent
+//! itself is shut in (only a few spots reachable on foot: a pit, a hole it dug), it tries one
+//! more plan in which it may *pillar up* on scaffold blocks; if that works it says so, and the blocks it stood on stay in its change record, so "undo"
+//! removes them. Otherwise it **fails with the reason** ("the path is walled off"). Moves pushed
+//! by builds and digs may pillar from the start (see [`MoveOptions::working`]); the build takes
+//! its scaffold down when it finishes.
 
 use super::blueprint::Blueprint;
 use super::context::resting;
-use super::path::{Goal, PathOptions, PathStep, StepKind, plan};
+use super::path::{Goal, PathError, PathOptions, PathStep, StepKind, plan};
 use super::{Step, Task, TaskContext, TaskKind};
 use crate::world::{ActionError, Pos};
 use std::sync::Arc;
@@ -21,7 +23,7 @@ use std::sync::Arc;
 /// How a walk may get there.
 #[derive(Clone, Debug, Default)]
 pub struct MoveOptions {
-    /// May pillar up on scaffold and drop from high places (used inside builds and digs).
+    /// May pillar up on scaffold (used inside builds and digs).
     pub working: bool,
     /// The build under way, when `working` (its blocks serve as pillars, its inside is avoided).
     pub blueprint: Option<Arc<Blueprint>>,
@@ -60,11 +62,13 @@ pub struct Walker {
     at: Option<Pos>,
     replans: u32,
     falling: u32,
+    /// A plain walk found no way on foot and is allowed to pillar up.
+    climbing: bool,
 }
 
 impl Walker {
     pub fn new(goal: Goal, options: MoveOptions) -> Self {
-        Walker { goal, options, steps: Vec::new(), next: 0, at: None, replans: 0, falling: 0 }
+        Walker { goal, options, steps: Vec::new(), next: 0, at: None, replans: 0, falling: 0, climbing: false }
     }
 
     pub fn goal(&self) -> &Goal {
@@ -92,8 +96,25 @@ impl Walker {
                     return Walk::Failed(format!("I keep getting blocked on my way to {}", self.goal.target()));
                 }
             }
-            let opts = self.options.path_options(ctx);
-            match plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold()) {
+            let mut opts = self.options.path_options(ctx);
+            if self.climbing {
+                opts.pillar = Some(ctx.limits.scaffold);
+            }
+            let mut planned = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
+            if let Err(PathError::WalledOff { explored, .. }) = planned
+                && explored < SHUT_IN_SPOTS
+                && opts.pillar.is_none()
+            {
+                // Shut in (a pit, a hole it dug): try once more, allowed to build up on scaffold.
+                opts.pillar = Some(ctx.limits.scaffold);
+                let climb = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
+                if climb.is_ok() {
+                    self.climbing = true;
+                    ctx.note(format!("There's no way to {} on foot, so I'm building my way up.", self.goal.target()));
+                    planned = climb;
+                }
+            }
+            match planned {
                 Ok(path) if !path.steps.is_empty() => {
                     self.steps = path.steps;
                     self.next = 0;
@@ -121,6 +142,9 @@ impl Walker {
         Walk::Walking
     }
 }
+
+/// A walk that could reach fewer spots than this on foot is shut in, and may climb out.
+const SHUT_IN_SPOTS: usize = 1000;
 
 /// Carry out one path step (one world action; a pillar is a jump with a block placed beneath,
 /// which a player does in one motion too).
@@ -346,11 +370,11 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_walk_never_changes_the_world() {
+    fn a_plain_walk_never_breaks_anything() {
         let mut w = EmbeddedWorld::flat();
-        // A 4-high wall all around: no walking path, and a plain Move does not dig or pillar.
-        let ring = BBox::new(Pos::new(-3, 5, -3), Pos::new(3, 8, 3));
-        for p in ring.iter().filter(|p| p.x.abs() == 3 || p.z.abs() == 3) {
+        // Walled in with a roof: no way out without breaking blocks, which a walk never does.
+        let shell = BBox::new(Pos::new(-3, 5, -3), Pos::new(3, 8, 3));
+        for p in shell.iter().filter(|p| p.x.abs() == 3 || p.z.abs() == 3 || p.y == 8) {
             w.set_block_by(p, block("stone"), Actor::World);
         }
         let before = w.clone();
@@ -359,6 +383,29 @@ mod tests {
         assert_eq!(msg, "I can't find a way to (8, 5, 0): the path is walled off");
         assert!(w.same_blocks(&before).is_none());
         assert_eq!(Move::come_here(Pos::new(1, 5, 1)).describe(), "coming to you");
+    }
+
+    #[test]
+    fn climbs_out_of_a_pit_on_a_pillar_it_reports() {
+        let mut w = EmbeddedWorld::flat();
+        w.fill_by(BBox::new(Pos::new(0, 0, 0), Pos::new(0, 4, 0)), crate::world::Block::AIR, Actor::World);
+        w.set_block_by(Pos::new(0, 0, 0), block("bedrock"), Actor::World);
+        w.set_agent_pos(Pos::new(0, 1, 0));
+        let mut s = TaskStack::default();
+        let id = s.push(Box::new(Move::to(Pos::new(4, 5, 0))), TaskMeta::default());
+        for _ in 0..40 {
+            w.advance();
+            s.tick(&mut w);
+        }
+        assert_eq!(w.agent_pos(), Pos::new(4, 5, 0));
+        let r = s.record(id).unwrap();
+        assert_eq!(r.state, TaskState::Done);
+        assert_eq!(r.changes.len(), 3, "three blocks to stand on (then a step up), kept for undo");
+        assert!(
+            s.drain_events()
+                .iter()
+                .any(|e| matches!(&e.event, crate::tasks::TaskEventKind::Note(n) if n.contains("building my way up")))
+        );
         assert_eq!(Move::near(Pos::new(1, 5, 1), 3).labelled("going home").describe(), "going home");
     }
 }

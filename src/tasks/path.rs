@@ -7,7 +7,9 @@
 //! - **walk** to any of the 8 neighbours at the same height (10 per straight step, 14 diagonal),
 //!   never squeezing diagonally between two solid corners;
 //! - **climb** one block up onto a neighbour (needs headroom above its own head to jump);
-//! - **drop** off an edge: step into the air and fall, landing at most `max_drop` blocks lower;
+//! - **drop** off an edge: step into the air and fall, landing at most `max_drop` blocks lower
+//!   (drops deeper than `safe_drop`, 3 by default, cost extra: fine in creative mode, avoided
+//!   when there is another way);
 //! - **swim** straight up or down in water;
 //! - **pillar** (only when allowed, i.e. while building): jump and place a block under its own
 //!   feet. The block is the blueprint's block when that cell belongs to the build, otherwise
@@ -131,8 +133,9 @@ pub enum PathError {
     OutOfWorld(Pos),
     #[error("there is no room for me to stand at {0}")]
     NoRoom(Pos),
-    #[error("I can't find a way to {0}: the path is walled off")]
-    WalledOff(Pos),
+    /// Every reachable spot was tried (`explored` of them: few means the agent is shut in).
+    #[error("I can't find a way to {target}: the path is walled off")]
+    WalledOff { target: Pos, explored: usize },
     #[error("I can't plan a walk to {0}: the area to search is too large")]
     TooLarge(Pos),
     #[error("I can't find a way to {target}: I gave up after trying {explored} spots")]
@@ -145,6 +148,8 @@ pub struct PathOptions {
     pub max_nodes: usize,
     pub max_distance: i32,
     pub margin: i32,
+    /// Drops up to `safe_drop` cost like steps; deeper ones (up to `max_drop`) cost extra.
+    pub safe_drop: i32,
     pub max_drop: i32,
     /// Scaffold block to pillar up with; `None` forbids pillaring (plain walks).
     pub pillar: Option<Block>,
@@ -155,12 +160,13 @@ pub struct PathOptions {
 }
 
 impl PathOptions {
-    /// A plain walk: never changes the world, drops at most `limits.max_drop`.
+    /// A plain walk: never changes the world.
     pub fn walking(limits: &Limits) -> Self {
         PathOptions {
             max_nodes: limits.max_path_nodes,
             max_distance: limits.max_path_distance,
             margin: limits.path_margin,
+            safe_drop: limits.safe_drop,
             max_drop: limits.max_drop,
             pillar: None,
             dig_scaffold: true,
@@ -168,14 +174,9 @@ impl PathOptions {
         }
     }
 
-    /// A walk in the middle of building or digging: may pillar up with scaffold and jump down.
+    /// A walk in the middle of building or digging: may also pillar up on scaffold.
     pub fn working(limits: &Limits, blueprint: Option<Arc<Blueprint>>) -> Self {
-        PathOptions {
-            max_drop: limits.work_max_drop,
-            pillar: Some(limits.scaffold),
-            blueprint,
-            ..PathOptions::walking(limits)
-        }
+        PathOptions { pillar: Some(limits.scaffold), blueprint, ..PathOptions::walking(limits) }
     }
 }
 
@@ -308,7 +309,8 @@ impl Planner<'_> {
                             break;
                         }
                         if self.grid.standable(r) {
-                            out.push((node(r), base + 10 * d as u32 + self.penalty(r), StepKind::Drop));
+                            let deep = (d - self.opts.safe_drop).max(0) as u32 * 20;
+                            out.push((node(r), base + 10 * d as u32 + deep + self.penalty(r), StepKind::Drop));
                             break;
                         }
                     }
@@ -425,7 +427,7 @@ pub fn plan(
     );
     let Some((nodes, cost)) = found else {
         tracing::debug!(%target, explored, gave_up, "no path");
-        return Err(if gave_up { PathError::GaveUp { target, explored } } else { PathError::WalledOff(target) });
+        return Err(if gave_up { PathError::GaveUp { target, explored } } else { PathError::WalledOff { target, explored } });
     };
     // Recover how each step is made: the cheapest successor edge leading to the next node.
     let mut steps = Vec::with_capacity(nodes.len().saturating_sub(1));
@@ -518,6 +520,29 @@ mod tests {
     }
 
     #[test]
+    fn jumps_off_a_tall_tower_only_when_there_is_no_other_way() {
+        let mut w = EmbeddedWorld::flat();
+        w.fill_by(BBox::new(Pos::new(0, 5, 0), Pos::new(0, 14, 0)), stone(), Actor::World);
+        w.set_agent_pos(Pos::new(0, 15, 0));
+        let p = walk(&w, Pos::new(3, 5, 0)).unwrap();
+        assert_eq!(p.steps[0].kind, StepKind::Drop);
+        replay(&mut w, &p);
+        // With a staircase next to it, the stairs are cheaper than a 10-block fall.
+        let mut w = EmbeddedWorld::flat();
+        w.fill_by(BBox::new(Pos::new(0, 5, 0), Pos::new(0, 14, 0)), stone(), Actor::World);
+        for i in 0..10 {
+            w.fill_by(BBox::new(Pos::new(0, 5, 1 + i), Pos::new(0, 13 - i, 1 + i)), stone(), Actor::World);
+        }
+        w.set_agent_pos(Pos::new(0, 15, 0));
+        let p = walk(&w, Pos::new(0, 5, 12)).unwrap();
+        let mut at = w.agent_pos();
+        for s in &p.steps {
+            assert!(at.y - s.to.y <= 3, "no big jump: {at} to {s:?}");
+            at = s.to;
+        }
+    }
+
+    #[test]
     fn enclosed_goal_fails_fast_with_a_reason() {
         let mut w = EmbeddedWorld::flat();
         let c = Pos::new(12, 5, 0);
@@ -525,7 +550,7 @@ mod tests {
         w.fill_by(BBox::new(c, c.up(1)), Block::AIR, Actor::World);
         let t = std::time::Instant::now();
         let e = walk(&w, c).unwrap_err();
-        assert_eq!(e, PathError::WalledOff(c));
+        assert!(matches!(e, PathError::WalledOff { target, explored } if target == c && explored > 1000));
         assert_eq!(e.to_string(), "I can't find a way to (12, 5, 0): the path is walled off");
         assert!(t.elapsed().as_millis() < 2000);
         assert_eq!(walk(&w, Pos::new(12, 3, 0)).unwrap_err(), PathError::NoRoom(Pos::new(12, 3, 0)));
@@ -554,7 +579,7 @@ mod tests {
         let scaffold: FxHashSet<Pos> = pillars.iter().copied().collect();
         let down = Goal::Near { target: Pos::new(0, 5, 0), tolerance: 0 };
         let mut opts = PathOptions::working(&limits, None);
-        opts.max_drop = 3;
+        (opts.safe_drop, opts.max_drop) = (3, 3);
         let p = plan(&w, w.agent_pos(), &down, &opts, &scaffold).unwrap();
         assert!(p.steps.iter().any(|s| s.kind == StepKind::DigDown), "{p:?}");
         replay(&mut w, &p);
