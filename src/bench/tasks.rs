@@ -79,7 +79,7 @@ pub fn astar_64_cubed_ms() -> f64 {
     let none = FxHashSet::default();
     let goal = Goal::Near { target: goal, tolerance: 0 };
     let mut times = Vec::new();
-    for _ in 0..9 {
+    for _ in 0..15 {
         let t = Instant::now();
         let path = plan(&w, start, &goal, &opts, &none);
         times.push(t.elapsed().as_secs_f64() * 1000.0);

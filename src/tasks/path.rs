@@ -31,7 +31,7 @@ use crate::world::embedded::{MAX_Y, MIN_Y};
 use crate::world::types::EYE_HEIGHT;
 use crate::world::{BBox, Block, Pos, World};
 use pathfinding::prelude::astar;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 /// Where a walk should end.
@@ -65,17 +65,18 @@ impl Goal {
         }
     }
 
-    /// A lower bound of the cost from `feet` to the goal: each move shifts each axis by at most
-    /// one block and costs at least 10, so the axis-wise distance to the goal region times 10
-    /// never overestimates (the heuristic stays admissible).
+    /// A lower bound of the cost from `feet` to the goal, from how far the goal region is along
+    /// each axis: horizontally the "octile" distance (straight steps cost 10, diagonal ones 14),
+    /// vertically 10 per block (every step up or down costs at least that). Never overestimating
+    /// keeps A* exact.
     fn estimate(&self, feet: Pos) -> u32 {
         let t = self.target();
         let (dx, dy, dz) =
             ((t.x as i64 - feet.x as i64).abs(), t.y as i64 - feet.y as i64, (t.z as i64 - feet.z as i64).abs());
-        let gap = match self {
+        let (gx, gy, gz) = match self {
             Goal::Near { tolerance, .. } => {
                 let t = (*tolerance).max(0) as i64;
-                (dx - t).max(dy.abs() - t).max(dz - t)
+                (dx - t, dy.abs() - t, dz - t)
             }
             Goal::Reach { reach, .. } => {
                 let reach = reach.clamp(0.0, 1e6);
@@ -83,10 +84,12 @@ impl Goal {
                 let side = (reach + 0.5).floor() as i64;
                 let up = (reach + EYE_HEIGHT).floor() as i64;
                 let down = (reach - EYE_HEIGHT + 1.0).floor() as i64;
-                (dx - side).max(dz - side).max(dy - up).max(-dy - down)
+                (dx - side, (dy - up).max(-dy - down), dz - side)
             }
         };
-        (gap.clamp(0, u32::MAX as i64 / 20) as u32) * 10
+        let (gx, gy, gz) = (gx.max(0), gy.max(0), gz.max(0));
+        let octile = 10 * gx.max(gz) + 4 * gx.min(gz);
+        octile.max(10 * gy).min(u32::MAX as i64 / 2) as u32
     }
 }
 
@@ -191,47 +194,80 @@ const AIR: u8 = 8;
 const SCAFFOLD: u8 = 16; // our own scaffold, may be broken to come down
 const OUTSIDE: u8 = 32; // beyond the search box: treated as a wall that supports nothing
 
-/// A lazily filled dense cache of the cells inside the search box.
+/// What a block kind means for walking.
+fn kind_flags(b: Block) -> u8 {
+    LOADED
+        | if b.is_air() {
+            AIR
+        } else if b.is_liquid() {
+            // Lava is a liquid nobody should walk into: make it a wall.
+            if b.name() == "water" { LIQUID } else { SOLID }
+        } else if b.is_solid() {
+            SOLID
+        } else {
+            0
+        }
+}
+
+// Derived facts about a cell as a feet position, cached in the cell's high byte.
+const ROOM_KNOWN: u16 = 1 << 8;
+const ROOM: u16 = 1 << 9; // feet and head cells both free
+const STAND_KNOWN: u16 = 1 << 10;
+const STAND: u16 = 1 << 11; // something to stand on, or water to float in
+
+/// A lazily filled dense cache of the cells inside the search box: block flags in the low
+/// byte, and whether the cell has room for a body / something to stand on in the high byte.
 struct Grid<'w> {
     world: &'w dyn World,
     scaffold: &'w FxHashSet<Pos>,
     min: Pos,
     size: [i32; 3],
-    cells: Vec<u8>,
+    cells: Vec<u16>,
+    /// Flags per block kind (by registry index), worked out on first sight.
+    kinds: FxHashMap<u16, u8>,
 }
 
 impl<'w> Grid<'w> {
     fn new(world: &'w dyn World, scaffold: &'w FxHashSet<Pos>, bbox: BBox) -> Self {
         let size = bbox.size();
         let n = size.iter().map(|&s| s.max(0) as usize).product();
-        Grid { world, scaffold, min: bbox.min, size, cells: vec![0; n] }
+        Grid { world, scaffold, min: bbox.min, size, cells: vec![0; n], kinds: FxHashMap::default() }
+    }
+
+    fn index(&self, p: Pos) -> Option<usize> {
+        let (x, y, z) = (p.x - self.min.x, p.y - self.min.y, p.z - self.min.z);
+        if x < 0 || y < 0 || z < 0 || x >= self.size[0] || y >= self.size[1] || z >= self.size[2] {
+            return None;
+        }
+        // y varies fastest: a body's feet, head and floor share a cache line.
+        Some(((x * self.size[2] + z) * self.size[1] + y) as usize)
     }
 
     fn flags(&mut self, p: Pos) -> u8 {
-        let (x, y, z) = (p.x - self.min.x, p.y - self.min.y, p.z - self.min.z);
-        if x < 0 || y < 0 || z < 0 || x >= self.size[0] || y >= self.size[1] || z >= self.size[2] {
-            return OUTSIDE | SOLID;
-        }
-        let i = ((y * self.size[2] + z) * self.size[0] + x) as usize;
+        let Some(i) = self.index(p) else { return OUTSIDE | SOLID };
         let f = self.cells[i];
         if f != 0 {
-            return f;
+            return f as u8;
         }
         let b = self.world.block_at(p);
-        let mut f = LOADED;
-        if b.is_air() {
-            f |= AIR;
-        } else if b.is_liquid() {
-            // Lava is a liquid nobody should walk into: make it a wall.
-            f |= if b.name() == "water" { LIQUID } else { SOLID };
-        } else if b.is_solid() {
-            f |= SOLID;
-        }
+        let mut f = *self.kinds.entry(b.index()).or_insert_with(|| kind_flags(b));
         if self.scaffold.contains(&p) {
             f |= SCAFFOLD;
         }
-        self.cells[i] = f;
+        self.cells[i] = f as u16;
         f
+    }
+
+    /// A derived fact (`known` bit, `value` bit) about `p`, computed once by `compute`.
+    fn derived(&mut self, p: Pos, known: u16, value: u16, compute: fn(&mut Self, Pos) -> bool) -> bool {
+        let Some(i) = self.index(p) else { return compute(self, p) };
+        let c = self.cells[i];
+        if c & known != 0 {
+            return c & value != 0;
+        }
+        let v = compute(self, p);
+        self.cells[i] |= known | if v { value } else { 0 };
+        v
     }
 
     fn solid(&mut self, p: Pos) -> bool {
@@ -248,11 +284,11 @@ impl<'w> Grid<'w> {
     }
 
     fn room(&mut self, feet: Pos) -> bool {
-        !self.solid(feet) && !self.solid(feet.up(1))
+        self.derived(feet, ROOM_KNOWN, ROOM, |g, p| !g.solid(p) && !g.solid(p.up(1)))
     }
 
     fn standable(&mut self, feet: Pos) -> bool {
-        self.floor(feet.down(1)) || self.liquid(feet)
+        self.derived(feet, STAND_KNOWN, STAND, |g, p| g.floor(p.down(1)) || g.liquid(p))
     }
 }
 
@@ -427,7 +463,11 @@ pub fn plan(
     );
     let Some((nodes, cost)) = found else {
         tracing::debug!(%target, explored, gave_up, "no path");
-        return Err(if gave_up { PathError::GaveUp { target, explored } } else { PathError::WalledOff { target, explored } });
+        return Err(if gave_up {
+            PathError::GaveUp { target, explored }
+        } else {
+            PathError::WalledOff { target, explored }
+        });
     };
     // Recover how each step is made: the cheapest successor edge leading to the next node.
     let mut steps = Vec::with_capacity(nodes.len().saturating_sub(1));
