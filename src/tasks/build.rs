@@ -4,7 +4,7 @@
 //! the blocks of an existing object shifted to the new place: a copy is just a build). Positions
 //! that already hold the right block are skipped; a position holding something else is cleared
 //! first; an air entry means "make this empty". The work itself — order, reaching, scaffolding,
-//! cleanup — is the [`Edit`] engine's.
+//! cleanup — is the engine's in `edit.rs`.
 
 use super::edit::{Edit, EditStep};
 use super::limits::check_in_world;

@@ -21,6 +21,9 @@ use super::undo::Undo;
 use super::{ChildOutcome, Limits, Step, Task, TaskContext, TaskError};
 use crate::world::World;
 
+/// Finished commands kept for "undo" and "what did you do?" (the oldest are dropped first).
+pub const MAX_HISTORY: usize = 1000;
+
 struct Frame {
     task: Box<dyn Task>,
     checked: bool,
@@ -191,6 +194,10 @@ impl TaskStack {
         tracing::info!(id = %entry.record.id, ?state, "task finished");
         event(&mut self.events, &entry.record, self.now, e);
         self.history.push(entry.record);
+        if self.history.len() > MAX_HISTORY {
+            // The agent keeps its own long-term memory of events; the stack keeps recent ones.
+            self.history.drain(..self.history.len() - MAX_HISTORY);
+        }
     }
 
     /// Pause the top command ("stop"). It stays on the stack and can be resumed.

@@ -5,7 +5,7 @@
 //! the block after its *last* — so scaffold that came and went is ignored. A position is then
 //! reverted only if it still holds what the command left; anything changed since (by a player,
 //! or by a later command) is skipped and counted. The reverting itself is done by the
-//! [`Edit`] engine, whose order (breaks top-down, then places bottom-up) is the reverse of how
+//! engine of `edit.rs`, whose order (breaks top-down, then places bottom-up) is the reverse of how
 //! builds and digs proceed.
 
 use super::edit::{Edit, EditStep};
