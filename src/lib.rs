@@ -1,14 +1,17 @@
 //! craftmate: an offline Minecraft assistant.
 //!
 //! The crate mirrors the flow in `DESIGN.md`, one module per box:
-//! chat → [`parser`] → [`logical_form`] → dialogue → interpreter → tasks → [`world`].
+//! chat → parser → [`logical_form`] → [`dialogue`] → [`interpreter`] → [`tasks`] → [`world`],
+//! with [`memory`] and perception beside them and [`schematics`] for the shapes the bot builds.
 //! Only the [`world`] implementations know whether Minecraft is real.
 
 pub mod agent;
+pub mod bench;
 pub mod dialogue;
 pub mod interpreter;
 pub mod logical_form;
 pub mod play;
 pub mod scenario;
 pub mod schematics;
+pub mod tasks;
 pub mod world;

@@ -31,6 +31,11 @@ enum Command {
         /// The file to check, e.g. ../shared/data/annotated.txt
         file: PathBuf,
     },
+    /// Print benchmark figures (`name: value unit` lines); use a release build.
+    Bench {
+        #[arg(value_enum)]
+        area: cli::bench::Area,
+    },
     /// Run scenario files (see SCENARIOS.md) in the embedded world; prints PASS/FAIL lines and
     /// `N passed, M failed`; exits 1 if any failed.
     Scenario {
@@ -63,6 +68,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let command = cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false });
     match command {
         Command::Play { name, no_colour } => cli::play::run(&name, no_colour),
+        Command::Bench { area } => cli::bench::run(area),
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json } => cli::scenario::run(&paths, json),
     }

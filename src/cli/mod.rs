@@ -1,6 +1,7 @@
 //! Handlers for the `craftmate` subcommands, one file each. They live beside `main.rs` (in the
 //! binary, not the library) because they are the edge: `anyhow` errors and printing happen here.
 
+pub mod bench;
 pub mod check_data;
 pub mod play;
 pub mod scenario;

@@ -1,0 +1,44 @@
+//! Benchmarks behind `craftmate bench …`: each area returns a list of [`Figure`]s, measured on
+//! the embedded world so runs are repeatable. Run them in release mode; debug numbers mean
+//! little.
+
+pub mod tasks;
+
+/// One measured number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub name: String,
+    pub value: f64,
+    pub unit: String,
+}
+
+impl Figure {
+    pub fn new(name: impl Into<String>, value: f64, unit: impl Into<String>) -> Self {
+        Figure { name: name.into(), value, unit: unit.into() }
+    }
+}
+
+impl std::fmt::Display for Figure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Small numbers keep a few decimals, big ones are rounded.
+        if self.value.abs() >= 100.0 {
+            write!(f, "{}: {:.0} {}", self.name, self.value, self.unit)
+        } else {
+            write!(f, "{}: {:.3} {}", self.name, self.value, self.unit)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_print_as_name_value_unit() {
+        assert_eq!(Figure::new("astar_64_cubed_ms", 1.23456, "ms").to_string(), "astar_64_cubed_ms: 1.235 ms");
+        assert_eq!(
+            Figure::new("build_blocks_per_s", 12345.6, "blocks/s").to_string(),
+            "build_blocks_per_s: 12346 blocks/s"
+        );
+    }
+}

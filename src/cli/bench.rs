@@ -1,0 +1,23 @@
+//! `craftmate bench AREA`: print measured figures, one `name: value unit` line each.
+//! Speed targets live here rather than in timed tests, because shared machines are noisy.
+
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Area {
+    /// A* path planning, building speed, task-stack tick cost.
+    Tasks,
+}
+
+pub fn run(area: Area) -> anyhow::Result<ExitCode> {
+    if cfg!(debug_assertions) {
+        eprintln!("note: this is a debug build; run `cargo run --release -- bench …` for real figures");
+    }
+    let figures = match area {
+        Area::Tasks => craftmate::bench::tasks::run(),
+    };
+    for f in figures {
+        println!("{f}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

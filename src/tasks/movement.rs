@@ -1,0 +1,411 @@
+//! Getting around: [`Move`] (walk to a place), "come here" (walk to the speaker), and
+//! [`Follow`] (keep walking after a player until stopped).
+//!
+//! All of them drive a [`Walker`]: plan a path with A* (`path.rs`), take one step per tick,
+//! wait for gravity after a drop, and re-plan when a step fails or the agent is not where the
+//! plan expected (the world changed, or the task was interrupted and resumed elsewhere).
+//!
+//! Choice for when no walking path exists: a plain Move never tunnels through what is in the
+//! way — breaking a player's wall to reach a spot is rarely what they meant. When the agent
+//! itself is shut in (only a few spots reachable on foot: a pit, a hole it dug), it tries one
+//! more plan in which it may *pillar up* on scaffold blocks; if that works it says so, and the blocks it stood on stay in its change record, so "undo"
+//! removes them. Otherwise it **fails with the reason** ("the path is walled off"). Moves pushed
+//! by builds and digs may pillar from the start (see [`MoveOptions::working`]); the build takes
+//! its scaffold down when it finishes.
+
+use super::blueprint::Blueprint;
+use super::context::resting;
+use super::path::{Goal, PathError, PathOptions, PathStep, StepKind, plan};
+use super::{Step, Task, TaskContext, TaskKind};
+use crate::world::{ActionError, Pos};
+use std::sync::Arc;
+
+/// How a walk may get there.
+#[derive(Clone, Debug, Default)]
+pub struct MoveOptions {
+    /// May pillar up on scaffold (used inside builds and digs).
+    pub working: bool,
+    /// The build under way, when `working` (its blocks serve as pillars, its inside is avoided).
+    pub blueprint: Option<Arc<Blueprint>>,
+}
+
+impl MoveOptions {
+    pub fn working(blueprint: Option<Arc<Blueprint>>) -> Self {
+        MoveOptions { working: true, blueprint }
+    }
+
+    fn path_options(&self, ctx: &TaskContext) -> PathOptions {
+        if self.working {
+            PathOptions::working(ctx.limits, self.blueprint.clone())
+        } else {
+            PathOptions::walking(ctx.limits)
+        }
+    }
+}
+
+/// What one walker step came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Walk {
+    Arrived,
+    Walking,
+    Failed(String),
+}
+
+/// Follows planned paths one step per tick towards a goal, re-planning as needed.
+#[derive(Clone, Debug)]
+pub struct Walker {
+    goal: Goal,
+    options: MoveOptions,
+    steps: Vec<PathStep>,
+    next: usize,
+    /// Where the agent should be before taking `steps[next]`; `None` forces a re-plan.
+    at: Option<Pos>,
+    replans: u32,
+    falling: u32,
+    /// A plain walk found no way on foot and is allowed to pillar up.
+    climbing: bool,
+}
+
+impl Walker {
+    pub fn new(goal: Goal, options: MoveOptions) -> Self {
+        Walker { goal, options, steps: Vec::new(), next: 0, at: None, replans: 0, falling: 0, climbing: false }
+    }
+
+    pub fn goal(&self) -> &Goal {
+        &self.goal
+    }
+
+    pub fn step(&mut self, ctx: &mut TaskContext) -> Walk {
+        let here = ctx.world.agent_pos();
+        // In the air after a drop or a jump: let gravity finish first.
+        if !resting(&*ctx.world, here) {
+            self.falling += 1;
+            if self.falling > ctx.limits.max_fall_ticks {
+                return Walk::Failed(format!("I'm stuck in the air at {here}"));
+            }
+            return Walk::Walking;
+        }
+        self.falling = 0;
+        if self.goal.reached(here) {
+            return Walk::Arrived;
+        }
+        if self.at != Some(here) || self.next >= self.steps.len() {
+            if self.at.is_some() || !self.steps.is_empty() {
+                self.replans += 1;
+                if self.replans > ctx.limits.max_replans {
+                    return Walk::Failed(format!("I keep getting blocked on my way to {}", self.goal.target()));
+                }
+            }
+            let mut opts = self.options.path_options(ctx);
+            if self.climbing {
+                opts.pillar = Some(ctx.limits.scaffold);
+            }
+            let mut planned = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
+            if let Err(PathError::WalledOff { explored, .. }) = planned
+                && explored < SHUT_IN_SPOTS
+                && opts.pillar.is_none()
+            {
+                // Shut in (a pit, a hole it dug): try once more, allowed to build up on scaffold.
+                opts.pillar = Some(ctx.limits.scaffold);
+                let climb = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
+                if climb.is_ok() {
+                    self.climbing = true;
+                    ctx.note(format!("There's no way to {} on foot, so I'm building my way up.", self.goal.target()));
+                    planned = climb;
+                }
+            }
+            match planned {
+                Ok(path) if !path.steps.is_empty() => {
+                    self.steps = path.steps;
+                    self.next = 0;
+                    self.at = Some(here);
+                }
+                Ok(_) => return Walk::Arrived,
+                Err(e) => return Walk::Failed(e.to_string()),
+            }
+        }
+        let step = self.steps[self.next];
+        match execute(ctx, here, step) {
+            Ok(()) => {
+                self.next += 1;
+                self.at = Some(step.to);
+            }
+            Err(e) => {
+                tracing::debug!(%here, ?step, %e, "step failed, re-planning");
+                self.at = None;
+                self.replans += 1;
+                if self.replans > ctx.limits.max_replans {
+                    return Walk::Failed(format!("I can't get to {}: {e}", self.goal.target()));
+                }
+            }
+        }
+        Walk::Walking
+    }
+}
+
+/// A walk that could reach fewer spots than this on foot is shut in, and may climb out.
+const SHUT_IN_SPOTS: usize = 1000;
+
+/// Carry out one path step (one world action; a pillar is a jump with a block placed beneath,
+/// which a player does in one motion too).
+fn execute(ctx: &mut TaskContext, here: Pos, step: PathStep) -> Result<(), ActionError> {
+    match step.kind {
+        StepKind::Walk | StepKind::Climb | StepKind::Swim => ctx.world.step_to(step.to),
+        StepKind::Drop => ctx.world.step_to(Pos::new(step.to.x, here.y, step.to.z)),
+        StepKind::Pillar(block) => {
+            ctx.world.step_to(here.up(1))?;
+            if block == ctx.limits.scaffold { ctx.place_scaffold(here) } else { ctx.place(here, block) }
+        }
+        StepKind::DigDown => ctx.break_block(here.down(1)),
+    }
+}
+
+/// Walk to a place.
+pub struct Move {
+    walker: Walker,
+    label: Option<String>,
+    arrived: Option<String>,
+}
+
+impl Move {
+    /// Walk to exactly `target` (feet position).
+    pub fn to(target: Pos) -> Move {
+        Move::near(target, 0)
+    }
+
+    /// Walk to within `tolerance` blocks of `target` (along every axis).
+    pub fn near(target: Pos, tolerance: i32) -> Move {
+        Move::with_goal(Goal::Near { target, tolerance: tolerance.max(0) }, MoveOptions::default())
+    }
+
+    /// "Come here": walk to within 2 blocks of the speaker's feet.
+    pub fn come_here(speaker_pos: Pos) -> Move {
+        let mut m = Move::near(speaker_pos, 2);
+        m.label = Some("coming to you".into());
+        m.arrived = Some("Here I am.".into());
+        m
+    }
+
+    /// Walk until block `target` is within `reach` (and not inside the agent).
+    pub fn within_reach(target: Pos, reach: f64, options: MoveOptions) -> Move {
+        Move::with_goal(Goal::Reach { target, reach, keep_clear: None }, options)
+    }
+
+    pub fn with_goal(goal: Goal, options: MoveOptions) -> Move {
+        Move { walker: Walker::new(goal, options), label: None, arrived: None }
+    }
+
+    /// Replace the description ("going to the house").
+    pub fn labelled(mut self, label: impl Into<String>) -> Move {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn goal(&self) -> &Goal {
+        self.walker.goal()
+    }
+}
+
+impl Task for Move {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Move
+    }
+
+    fn describe(&self) -> String {
+        match (&self.label, self.walker.goal()) {
+            (Some(l), _) => l.clone(),
+            (None, Goal::Near { target, .. }) => format!("walking to {target}"),
+            (None, Goal::Reach { target, .. }) => format!("getting within reach of {target}"),
+        }
+    }
+
+    fn step(&mut self, ctx: &mut TaskContext) -> Step {
+        match self.walker.step(ctx) {
+            Walk::Walking => Step::Continue,
+            Walk::Arrived => {
+                Step::Done(self.arrived.clone().unwrap_or_else(|| format!("I'm at {}.", ctx.world.agent_pos())))
+            }
+            Walk::Failed(reason) => Step::Failed(reason),
+        }
+    }
+}
+
+/// Follow a player until stopped: re-target their position every few ticks and keep within a
+/// couple of blocks of them.
+pub struct Follow {
+    player: String,
+    tolerance: i32,
+    retarget_every: u32,
+    walker: Option<Walker>,
+    target: Option<Pos>,
+    since_retarget: u32,
+    unseen: u32,
+    /// After a failed walk, ticks to wait before trying again.
+    cooldown: u32,
+    complained: bool,
+}
+
+impl Follow {
+    pub fn player(name: impl Into<String>) -> Follow {
+        Follow {
+            player: name.into(),
+            tolerance: 2,
+            retarget_every: 10,
+            walker: None,
+            target: None,
+            since_retarget: 0,
+            unseen: 0,
+            cooldown: 0,
+            complained: false,
+        }
+    }
+
+    /// Keep within `tolerance` blocks (default 2).
+    pub fn within(mut self, tolerance: i32) -> Follow {
+        self.tolerance = tolerance.max(1);
+        self
+    }
+}
+
+/// Ticks a followed player may stay out of sight before Follow gives up.
+const FOLLOW_LOST_TICKS: u32 = 600;
+
+impl Task for Follow {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Follow
+    }
+
+    fn describe(&self) -> String {
+        format!("following {}", self.player)
+    }
+
+    fn step(&mut self, ctx: &mut TaskContext) -> Step {
+        self.since_retarget += 1;
+        let Some(target) = ctx.world.players().into_iter().find(|p| p.name == self.player).map(|p| p.pos.block())
+        else {
+            self.unseen += 1;
+            if self.unseen == 1 {
+                ctx.note(format!("I can't see {} right now.", self.player));
+            }
+            if self.unseen > FOLLOW_LOST_TICKS {
+                return Step::Failed(format!("I lost sight of {}.", self.player));
+            }
+            return Step::Continue;
+        };
+        self.unseen = 0;
+        if ctx.world.agent_pos().chebyshev(target) <= self.tolerance {
+            self.walker = None;
+            return Step::Continue;
+        }
+        if self.cooldown > 0 {
+            self.cooldown -= 1;
+            return Step::Continue;
+        }
+        let moved = self.target.is_none_or(|t| t.chebyshev(target) > 1);
+        if self.walker.is_none() || (self.since_retarget >= self.retarget_every && moved) {
+            let goal = Goal::Near { target, tolerance: self.tolerance };
+            self.walker = Some(Walker::new(goal, MoveOptions::default()));
+            self.target = Some(target);
+            self.since_retarget = 0;
+        }
+        if let Some(w) = &mut self.walker {
+            match w.step(ctx) {
+                Walk::Walking => {}
+                Walk::Arrived => self.walker = None,
+                Walk::Failed(reason) => {
+                    if !self.complained {
+                        ctx.note(format!("I can't keep up with {}: {reason}", self.player));
+                        self.complained = true;
+                    }
+                    self.walker = None;
+                    self.cooldown = 20;
+                }
+            }
+        }
+        Step::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::testing::{block, run_task};
+    use crate::tasks::{TaskMeta, TaskStack, TaskState};
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Actor, BBox, World};
+
+    #[test]
+    fn walks_one_step_per_tick() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        s.push(Box::new(Move::to(Pos::new(5, 5, 0))), TaskMeta::default());
+        for x in 1..=5 {
+            w.advance();
+            s.tick(&mut w);
+            assert_eq!(w.agent_pos(), Pos::new(x, 5, 0));
+        }
+        w.advance();
+        s.tick(&mut w);
+        assert!(s.is_idle());
+        assert_eq!(s.history()[0].outcome.as_deref(), Some("I'm at (5, 5, 0)."));
+    }
+
+    #[test]
+    fn re_plans_when_a_wall_appears_on_the_way() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        s.push(Box::new(Move::to(Pos::new(8, 5, 0))), TaskMeta::default());
+        for _ in 0..2 {
+            w.advance();
+            s.tick(&mut w);
+        }
+        // A player walls the straight line off.
+        w.fill_by(BBox::new(Pos::new(5, 5, -3), Pos::new(5, 6, 3)), block("stone"), Actor::Player("bob".into()));
+        for _ in 0..60 {
+            w.advance();
+            s.tick(&mut w);
+        }
+        assert!(s.is_idle());
+        assert_eq!(w.agent_pos(), Pos::new(8, 5, 0));
+    }
+
+    #[test]
+    fn a_plain_walk_never_breaks_anything() {
+        let mut w = EmbeddedWorld::flat();
+        // Walled in with a roof: no way out without breaking blocks, which a walk never does.
+        let shell = BBox::new(Pos::new(-3, 5, -3), Pos::new(3, 8, 3));
+        for p in shell.iter().filter(|p| p.x.abs() == 3 || p.z.abs() == 3 || p.y == 8) {
+            w.set_block_by(p, block("stone"), Actor::World);
+        }
+        let before = w.clone();
+        let (state, msg) = run_task(&mut w, Move::to(Pos::new(8, 5, 0)), 20);
+        assert_eq!(state, TaskState::Failed);
+        assert_eq!(msg, "I can't find a way to (8, 5, 0): the path is walled off");
+        assert!(w.same_blocks(&before).is_none());
+        assert_eq!(Move::come_here(Pos::new(1, 5, 1)).describe(), "coming to you");
+    }
+
+    #[test]
+    fn climbs_out_of_a_pit_on_a_pillar_it_reports() {
+        let mut w = EmbeddedWorld::flat();
+        w.fill_by(BBox::new(Pos::new(0, 0, 0), Pos::new(0, 4, 0)), crate::world::Block::AIR, Actor::World);
+        w.set_block_by(Pos::new(0, 0, 0), block("bedrock"), Actor::World);
+        w.set_agent_pos(Pos::new(0, 1, 0));
+        let mut s = TaskStack::default();
+        let id = s.push(Box::new(Move::to(Pos::new(4, 5, 0))), TaskMeta::default());
+        for _ in 0..40 {
+            w.advance();
+            s.tick(&mut w);
+        }
+        assert_eq!(w.agent_pos(), Pos::new(4, 5, 0));
+        let r = s.record(id).unwrap();
+        assert_eq!(r.state, TaskState::Done);
+        assert_eq!(r.changes.len(), 3, "three blocks to stand on (then a step up), kept for undo");
+        assert!(
+            s.drain_events()
+                .iter()
+                .any(|e| matches!(&e.event, crate::tasks::TaskEventKind::Note(n) if n.contains("building my way up")))
+        );
+        assert_eq!(Move::near(Pos::new(1, 5, 1), 3).labelled("going home").describe(), "going home");
+    }
+}

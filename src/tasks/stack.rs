@@ -1,0 +1,495 @@
+//! The task stack: the agent's to-do list of commands, newest on top.
+//!
+//! - [`TaskStack::push`]: a new command goes on top and *interrupts* the current one, which
+//!   resumes by itself when the new one finishes ("build a house" … "come here" … the house
+//!   continues).
+//! - [`TaskStack::tick`]: one step of the innermost sub-task of the top command.
+//! - [`TaskStack::stop`] pauses the top command; nothing runs until [`TaskStack::resume`] or a
+//!   new command (a command pushed on top of a paused one runs; the paused one still waits for
+//!   "resume" afterwards). [`TaskStack::cancel`] drops it for good.
+//! - Finished, failed and cancelled commands move to [`TaskStack::history`] with their block
+//!   changes, which is what [`TaskStack::undo_last`] reverts.
+//! - [`TaskStack::drain_events`] hands the agent what happened (started, interrupted, paused,
+//!   resumed, finished, failed, notes) to store in memory and to say in chat.
+//!
+//! Each top-level command owns a stack of frames: its own task at the bottom, sub-tasks (a
+//! Move pushed by a Build) above. Sub-tasks share the command's change list and scaffold set.
+
+use super::context::Ledger;
+use super::record::{TaskEvent, TaskEventKind, TaskId, TaskKind, TaskMeta, TaskRecord, TaskState};
+use super::undo::Undo;
+use super::{ChildOutcome, Limits, Step, Task, TaskContext, TaskError};
+use crate::world::World;
+
+/// Finished commands kept for "undo" and "what did you do?" (the oldest are dropped first).
+pub const MAX_HISTORY: usize = 1000;
+
+struct Frame {
+    task: Box<dyn Task>,
+    checked: bool,
+}
+
+struct Entry {
+    record: TaskRecord,
+    frames: Vec<Frame>,
+    ledger: Ledger,
+}
+
+#[derive(Default)]
+pub struct TaskStack {
+    limits: Limits,
+    entries: Vec<Entry>,
+    history: Vec<TaskRecord>,
+    events: Vec<TaskEvent>,
+    next_id: u64,
+    now: u64,
+}
+
+fn event(events: &mut Vec<TaskEvent>, record: &TaskRecord, tick: u64, e: TaskEventKind) {
+    events.push(TaskEvent {
+        id: record.id,
+        tick,
+        kind: record.kind,
+        description: record.description.clone(),
+        event: e,
+    });
+}
+
+impl TaskStack {
+    pub fn new(limits: Limits) -> Self {
+        TaskStack { limits, ..TaskStack::default() }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Put a new command on top; the current one (if any) is interrupted until this finishes.
+    pub fn push(&mut self, task: Box<dyn Task>, meta: TaskMeta) -> TaskId {
+        self.next_id += 1;
+        let id = TaskId(self.next_id);
+        if let Some(top) = self.entries.last_mut()
+            && top.record.state == TaskState::Running
+        {
+            top.record.state = TaskState::Interrupted;
+            event(&mut self.events, &top.record, self.now, TaskEventKind::Interrupted);
+        }
+        let record = TaskRecord {
+            id,
+            kind: task.kind(),
+            description: task.describe(),
+            meta,
+            state: TaskState::Running,
+            outcome: None,
+            changes: Vec::new(),
+            created_tick: self.now,
+            finished_tick: None,
+            undone: false,
+        };
+        tracing::info!(%id, task = %record.description, "task pushed");
+        event(&mut self.events, &record, self.now, TaskEventKind::Started);
+        self.entries.push(Entry { record, frames: vec![Frame { task, checked: false }], ledger: Ledger::default() });
+        id
+    }
+
+    /// Like [`TaskStack::push`], but first runs the task's world checks, so a request that
+    /// cannot work (digging through bedrock) is refused before it is accepted.
+    pub fn push_checked(
+        &mut self,
+        task: Box<dyn Task>,
+        meta: TaskMeta,
+        world: &dyn World,
+    ) -> Result<TaskId, TaskError> {
+        task.check(world, &self.limits)?;
+        Ok(self.push(task, meta))
+    }
+
+    /// One tick: step the innermost sub-task of the top command (nothing if it is paused).
+    pub fn tick(&mut self, world: &mut dyn World) {
+        self.now = world.tick();
+        let TaskStack { limits, entries, events, now, .. } = self;
+        let Some(entry) = entries.last_mut() else { return };
+        match entry.record.state {
+            TaskState::Paused => return,
+            TaskState::Interrupted => {
+                entry.record.state = TaskState::Running;
+                event(events, &entry.record, *now, TaskEventKind::Resumed);
+            }
+            _ => {}
+        }
+        let Entry { record, frames, ledger } = entry;
+        let mut finished = None;
+        {
+            let mut ctx = TaskContext::new(world, limits, &mut record.changes, ledger);
+            let Some(frame) = frames.last_mut() else { return };
+            let mut step = if frame.checked {
+                frame.task.step(&mut ctx)
+            } else {
+                frame.checked = true;
+                match frame.task.check(&*ctx.world, ctx.limits) {
+                    Ok(()) => frame.task.step(&mut ctx),
+                    Err(e) => Step::Failed(e.to_string()),
+                }
+            };
+            // A finishing sub-task hands its outcome to its parent, which may finish too.
+            loop {
+                match step {
+                    Step::Continue => break,
+                    Step::Push(task) => {
+                        tracing::debug!(sub = %task.describe(), depth = frames.len(), "sub-task pushed");
+                        frames.push(Frame { task, checked: false });
+                        break;
+                    }
+                    Step::Done(msg) if frames.len() <= 1 => {
+                        frames.pop();
+                        finished = Some((true, msg));
+                        break;
+                    }
+                    Step::Failed(msg) if frames.len() <= 1 => {
+                        frames.pop();
+                        finished = Some((false, msg));
+                        break;
+                    }
+                    Step::Done(msg) => {
+                        frames.pop();
+                        step = frames
+                            .last_mut()
+                            .and_then(|f| f.task.child_finished(ChildOutcome::Done(msg)))
+                            .unwrap_or(Step::Continue);
+                    }
+                    Step::Failed(msg) => {
+                        tracing::debug!(reason = %msg, "sub-task failed");
+                        frames.pop();
+                        step = frames
+                            .last_mut()
+                            .and_then(|f| f.task.child_finished(ChildOutcome::Failed(msg)))
+                            .unwrap_or(Step::Continue);
+                    }
+                }
+            }
+        }
+        for note in ledger.notes.drain(..) {
+            event(events, record, *now, TaskEventKind::Note(note));
+        }
+        if let Some((ok, msg)) = finished {
+            self.finish_top(if ok { TaskState::Done } else { TaskState::Failed }, msg);
+        }
+    }
+
+    /// Move the top command to history with its final state.
+    fn finish_top(&mut self, state: TaskState, msg: String) {
+        let Some(mut entry) = self.entries.pop() else { return };
+        entry.record.state = state;
+        entry.record.outcome = Some(msg.clone());
+        entry.record.finished_tick = Some(self.now);
+        let e = match state {
+            TaskState::Done => TaskEventKind::Finished(msg),
+            TaskState::Failed => TaskEventKind::Failed(msg),
+            _ => TaskEventKind::Stopped,
+        };
+        tracing::info!(id = %entry.record.id, ?state, "task finished");
+        event(&mut self.events, &entry.record, self.now, e);
+        self.history.push(entry.record);
+        if self.history.len() > MAX_HISTORY {
+            // The agent keeps its own long-term memory of events; the stack keeps recent ones.
+            self.history.drain(..self.history.len() - MAX_HISTORY);
+        }
+    }
+
+    /// Pause the top command ("stop"). It stays on the stack and can be resumed.
+    pub fn stop(&mut self) -> Option<TaskId> {
+        let top = self.entries.last_mut()?;
+        if top.record.state == TaskState::Paused {
+            return None;
+        }
+        top.record.state = TaskState::Paused;
+        event(&mut self.events, &top.record, self.now, TaskEventKind::Paused);
+        Some(top.record.id)
+    }
+
+    /// Resume the most recently paused command. If newer commands are running above it, it
+    /// continues when they finish.
+    pub fn resume(&mut self) -> Option<TaskId> {
+        let n = self.entries.len();
+        let i = self.entries.iter().rposition(|e| e.record.state == TaskState::Paused)?;
+        let entry = &mut self.entries[i];
+        if i + 1 == n {
+            entry.record.state = TaskState::Running;
+            event(&mut self.events, &entry.record, self.now, TaskEventKind::Resumed);
+        } else {
+            entry.record.state = TaskState::Interrupted;
+        }
+        Some(entry.record.id)
+    }
+
+    /// Drop the top command for good ("forget it"); its changes stay undoable.
+    pub fn cancel(&mut self) -> Option<TaskId> {
+        let id = self.entries.last()?.record.id;
+        self.finish_top(TaskState::Stopped, "stopped".into());
+        Some(id)
+    }
+
+    /// Cancel every command.
+    pub fn clear(&mut self) {
+        while self.cancel().is_some() {}
+    }
+
+    /// Nothing is running: the stack is empty or its top command is paused.
+    pub fn is_idle(&self) -> bool {
+        self.entries.last().is_none_or(|e| e.record.state == TaskState::Paused)
+    }
+
+    /// What the agent is doing now (the running top command), for "what are you doing?".
+    pub fn current(&self) -> Option<String> {
+        let e = self.entries.last().filter(|e| e.record.state != TaskState::Paused)?;
+        Some(e.frames.first()?.task.describe())
+    }
+
+    /// The running top command's id and kind.
+    pub fn current_task(&self) -> Option<(TaskId, TaskKind)> {
+        let e = self.entries.last().filter(|e| e.record.state != TaskState::Paused)?;
+        Some((e.record.id, e.record.kind))
+    }
+
+    /// The innermost running sub-task's description ("getting within reach of (3, 9, 2)").
+    pub fn current_step(&self) -> Option<String> {
+        let e = self.entries.last().filter(|e| e.record.state != TaskState::Paused)?;
+        Some(e.frames.last()?.task.describe())
+    }
+
+    /// How many tasks deep the top command is (1 = no sub-task running; 0 = empty stack).
+    pub fn depth(&self) -> usize {
+        self.entries.last().map_or(0, |e| e.frames.len())
+    }
+
+    /// The paused command waiting for "resume", if any.
+    pub fn paused(&self) -> Option<String> {
+        let e = self.entries.iter().rev().find(|e| e.record.state == TaskState::Paused)?;
+        Some(e.frames.first()?.task.describe())
+    }
+
+    /// Commands on the stack (running, interrupted or paused), oldest first.
+    pub fn pending(&self) -> impl Iterator<Item = &TaskRecord> {
+        self.entries.iter().map(|e| &e.record)
+    }
+
+    /// Finished, failed and cancelled commands, oldest first.
+    pub fn history(&self) -> &[TaskRecord] {
+        &self.history
+    }
+
+    /// A command's record, on the stack or in history.
+    pub fn record(&self, id: TaskId) -> Option<&TaskRecord> {
+        self.pending().chain(self.history.iter()).find(|r| r.id == id)
+    }
+
+    /// Everything that happened since the last call.
+    pub fn drain_events(&mut self) -> Vec<TaskEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The most recent command (on the stack or finished) with block changes not yet undone,
+    /// optionally of one kind. Undos themselves only count when asked for by kind.
+    pub fn last_undoable(&self, kind: Option<TaskKind>) -> Option<&TaskRecord> {
+        self.pending()
+            .chain(self.history.iter())
+            .filter(|r| !r.undone && !r.changes.is_empty())
+            .filter(|r| match kind {
+                Some(k) => r.kind == k,
+                None => r.kind != TaskKind::Undo,
+            })
+            .max_by_key(|r| r.id)
+    }
+
+    /// "Undo": revert the most recent undoable command (of `kind`, if given). A command still
+    /// on the stack is cancelled first. Returns the id of the pushed Undo task.
+    pub fn undo_last(&mut self, kind: Option<TaskKind>, meta: TaskMeta) -> Result<TaskId, TaskError> {
+        let id = self.last_undoable(kind).ok_or(TaskError::NothingToUndo)?.id;
+        self.undo(id, meta)
+    }
+
+    /// Revert the command `id` (unless it was undone already).
+    pub fn undo(&mut self, id: TaskId, meta: TaskMeta) -> Result<TaskId, TaskError> {
+        if let Some(i) = self.entries.iter().position(|e| e.record.id == id) {
+            // Cancel it (and anything pushed on top of it) before reverting.
+            while self.entries.len() > i {
+                self.finish_top(TaskState::Stopped, "stopped to be undone".into());
+            }
+        }
+        let record = self.history.iter_mut().find(|r| r.id == id && !r.undone).ok_or(TaskError::NothingToUndo)?;
+        let undo = Undo::of(record)?;
+        record.undone = true;
+        Ok(self.push(Box::new(undo), meta))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Block, Pos};
+
+    /// A task whose steps come from a closure (tick number → step).
+    struct Scripted<F: FnMut(u32, &mut TaskContext) -> Step> {
+        name: &'static str,
+        n: u32,
+        f: F,
+        children: Vec<ChildOutcome>,
+    }
+
+    fn scripted<F: FnMut(u32, &mut TaskContext) -> Step + 'static>(name: &'static str, f: F) -> Box<dyn Task> {
+        Box::new(Scripted { name, n: 0, f, children: Vec::new() })
+    }
+
+    impl<F: FnMut(u32, &mut TaskContext) -> Step> Task for Scripted<F> {
+        fn kind(&self) -> TaskKind {
+            TaskKind::Dance
+        }
+        fn describe(&self) -> String {
+            self.name.to_string()
+        }
+        fn step(&mut self, ctx: &mut TaskContext) -> Step {
+            self.n += 1;
+            (self.f)(self.n, ctx)
+        }
+        fn child_finished(&mut self, outcome: ChildOutcome) -> Option<Step> {
+            self.children.push(outcome.clone());
+            match outcome {
+                ChildOutcome::Failed(r) => Some(Step::Failed(format!("parent gave up: {r}"))),
+                ChildOutcome::Done(_) => None,
+            }
+        }
+    }
+
+    fn ticks(s: &mut TaskStack, w: &mut EmbeddedWorld, n: u32) {
+        for _ in 0..n {
+            w.advance();
+            s.tick(w);
+        }
+    }
+
+    fn events(s: &mut TaskStack) -> Vec<(u64, TaskEventKind)> {
+        s.drain_events().into_iter().map(|e| (e.id.0, e.event)).collect()
+    }
+
+    #[test]
+    fn a_new_command_interrupts_and_the_old_one_resumes() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        let a = s.push(
+            scripted("a", |n, _| if n >= 3 { Step::Done("a done".into()) } else { Step::Continue }),
+            TaskMeta::default(),
+        );
+        ticks(&mut s, &mut w, 1);
+        let b = s.push(scripted("b", |_, _| Step::Done("b done".into())), TaskMeta::default());
+        assert_eq!(s.current().as_deref(), Some("b"));
+        ticks(&mut s, &mut w, 5);
+        assert!(s.is_idle());
+        use TaskEventKind::*;
+        assert_eq!(
+            events(&mut s),
+            vec![
+                (a.0, Started),
+                (a.0, Interrupted),
+                (b.0, Started),
+                (b.0, Finished("b done".into())),
+                (a.0, Resumed),
+                (a.0, Finished("a done".into()))
+            ]
+        );
+        assert_eq!(s.history().iter().map(|r| r.id).collect::<Vec<_>>(), vec![b, a]);
+    }
+
+    #[test]
+    fn stop_pauses_until_resume_even_across_a_new_command() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        let a = s.push(
+            scripted("a", |n, _| if n >= 4 { Step::Done("ok".into()) } else { Step::Continue }),
+            TaskMeta::default(),
+        );
+        ticks(&mut s, &mut w, 1);
+        assert_eq!(s.stop(), Some(a));
+        assert_eq!(s.stop(), None, "already paused");
+        ticks(&mut s, &mut w, 10);
+        assert!(s.is_idle() && s.history().is_empty());
+        s.push(scripted("b", |_, _| Step::Done("b".into())), TaskMeta::default());
+        ticks(&mut s, &mut w, 3);
+        assert!(s.is_idle(), "the paused one still waits");
+        assert_eq!(s.paused().as_deref(), Some("a"));
+        assert_eq!(s.resume(), Some(a));
+        ticks(&mut s, &mut w, 10);
+        assert_eq!(s.record(a).unwrap().state, TaskState::Done);
+    }
+
+    #[test]
+    fn sub_tasks_share_the_change_list_and_failures_go_to_the_parent() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        let red = Block::from_name("red_wool").unwrap();
+        let id = s.push(
+            scripted("parent", move |n, _| match n {
+                1 => Step::Push(scripted("child", move |_, ctx| {
+                    ctx.place(Pos::new(1, 5, 1), red).ok();
+                    Step::Failed("child broke".into())
+                })),
+                _ => Step::Continue,
+            }),
+            TaskMeta::default(),
+        );
+        ticks(&mut s, &mut w, 3);
+        let r = s.record(id).unwrap();
+        assert_eq!(r.state, TaskState::Failed);
+        assert_eq!(r.outcome.as_deref(), Some("parent gave up: child broke"));
+        assert_eq!(r.changes.len(), 1, "the child's block counts for the top-level command");
+        assert_eq!(s.last_undoable(None).map(|r| r.id), Some(id));
+    }
+
+    #[test]
+    fn a_failed_check_fails_on_the_first_tick() {
+        struct Refuses;
+        impl Task for Refuses {
+            fn kind(&self) -> TaskKind {
+                TaskKind::Dig
+            }
+            fn describe(&self) -> String {
+                "refusing".into()
+            }
+            fn step(&mut self, _: &mut TaskContext) -> Step {
+                unreachable!("never stepped")
+            }
+            fn check(&self, _: &dyn World, _: &Limits) -> Result<(), TaskError> {
+                Err(TaskError::Invalid("no way".into()))
+            }
+        }
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        assert!(s.push_checked(Box::new(Refuses), TaskMeta::default(), &w).is_err());
+        assert!(s.pending().next().is_none());
+        s.push(Box::new(Refuses), TaskMeta::default());
+        ticks(&mut s, &mut w, 1);
+        assert_eq!(s.history()[0].outcome.as_deref(), Some("no way"));
+    }
+
+    #[test]
+    fn depth_counts_nested_sub_tasks() {
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        s.push(
+            scripted("outer", |n, _| {
+                if n == 1 { Step::Push(scripted("inner", |_, _| Step::Continue)) } else { Step::Continue }
+            }),
+            TaskMeta::default(),
+        );
+        assert_eq!(s.depth(), 1);
+        ticks(&mut s, &mut w, 2);
+        assert_eq!((s.depth(), s.current_step().as_deref()), (2, Some("inner")));
+        s.clear();
+        assert_eq!(s.depth(), 0);
+        assert_eq!(s.history()[0].state, TaskState::Stopped);
+    }
+}

@@ -1,0 +1,131 @@
+//! Undo: revert the block changes one earlier command made.
+//!
+//! The stack keeps every command's changes (sub-tasks included) in its history record. Undo
+//! first nets them out per position — the block before the command's *first* change there and
+//! the block after its *last* — so scaffold that came and went is ignored. A position is then
+//! reverted only if it still holds what the command left; anything changed since (by a player,
+//! or by a later command) is skipped and counted. The reverting itself is done by the
+//! engine of `edit.rs`, whose order (breaks top-down, then places bottom-up) is the reverse of how
+//! builds and digs proceed.
+
+use super::edit::{Edit, EditStep};
+use super::record::{TaskId, TaskRecord};
+use super::{ChildOutcome, Step, Task, TaskContext, TaskError, TaskKind};
+use crate::world::{Block, Pos};
+use rustc_hash::FxHashMap;
+
+pub struct Undo {
+    of: TaskId,
+    what: String,
+    /// (position, block to restore, block the command left), most recent change first.
+    net: Vec<(Pos, Block, Block)>,
+    edit: Option<Edit>,
+    skipped: usize,
+}
+
+impl Undo {
+    /// An undo of the command in `record`. Refused if it changed nothing.
+    pub fn of(record: &TaskRecord) -> Result<Undo, TaskError> {
+        // pos → (before its first change, after its last change, index of the last change)
+        let mut net: FxHashMap<Pos, (Block, Block, usize)> = FxHashMap::default();
+        for (i, c) in record.changes.iter().enumerate() {
+            let e = net.entry(c.pos).or_insert((c.before, c.after, i));
+            e.1 = c.after;
+            e.2 = i;
+        }
+        let mut net: Vec<(Pos, Block, Block, usize)> =
+            net.into_iter().filter(|(_, (b, a, _))| b != a).map(|(p, (b, a, i))| (p, b, a, i)).collect();
+        if net.is_empty() {
+            return Err(TaskError::NothingToUndo);
+        }
+        net.sort_by_key(|t| std::cmp::Reverse(t.3));
+        Ok(Undo {
+            of: record.id,
+            what: record.description.clone(),
+            net: net.into_iter().map(|(p, b, a, _)| (p, b, a)).collect(),
+            edit: None,
+            skipped: 0,
+        })
+    }
+
+    /// The id of the command being undone.
+    pub fn target(&self) -> TaskId {
+        self.of
+    }
+}
+
+impl Task for Undo {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Undo
+    }
+
+    fn describe(&self) -> String {
+        format!("undoing {}", self.what)
+    }
+
+    fn step(&mut self, ctx: &mut TaskContext) -> Step {
+        if self.edit.is_none() {
+            // Decide once, at the start, which positions still hold what the command left.
+            let (keep, skip): (Vec<_>, Vec<_>) =
+                self.net.iter().partition(|(p, _, after)| ctx.world.block_at(*p) == *after);
+            self.skipped = skip.len();
+            if keep.is_empty() {
+                return Step::Done(format!(
+                    "There was nothing left to undo: all {} blocks have been changed since.",
+                    self.skipped
+                ));
+            }
+            self.edit = Some(Edit::new(keep.into_iter().map(|&(p, before, _)| (p, before)).collect()));
+        }
+        let Some(edit) = self.edit.as_mut() else { return Step::Continue };
+        match edit.step(ctx) {
+            EditStep::Step(s) => s,
+            EditStep::Finished => {
+                let reverted = edit.len() - edit.report.missing;
+                let mut msg = format!("I undid {}: {reverted} blocks put back.", self.what);
+                if self.skipped > 0 {
+                    msg.push_str(&format!(" I left {} blocks alone because they were changed since.", self.skipped));
+                }
+                Step::Done(msg)
+            }
+        }
+    }
+
+    fn child_finished(&mut self, outcome: ChildOutcome) -> Option<Step> {
+        self.edit.as_mut().and_then(|e| e.child_finished(outcome))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::record::{Change, TaskKind, TaskMeta, TaskState};
+    use crate::tasks::testing::block;
+
+    fn record(changes: Vec<Change>) -> TaskRecord {
+        TaskRecord {
+            id: TaskId(7),
+            kind: TaskKind::Build,
+            description: "building a hut".into(),
+            meta: TaskMeta::default(),
+            state: TaskState::Done,
+            outcome: None,
+            changes,
+            created_tick: 0,
+            finished_tick: Some(9),
+            undone: false,
+        }
+    }
+
+    #[test]
+    fn nets_out_changes_per_position() {
+        let (air, dirt, wool) = (Block::AIR, block("dirt"), block("red_wool"));
+        let c = |pos, before, after| Change { tick: 0, pos, before, after };
+        let (a, s) = (Pos::new(1, 5, 1), Pos::new(2, 5, 1));
+        // A scaffold block that came and went, and a block placed then replaced.
+        let u = Undo::of(&record(vec![c(s, air, dirt), c(a, air, dirt), c(s, dirt, air), c(a, dirt, wool)])).unwrap();
+        assert_eq!(u.net, vec![(a, air, wool)]);
+        assert_eq!((u.target(), u.describe()), (TaskId(7), "undoing building a hut".to_string()));
+        assert!(matches!(Undo::of(&record(vec![c(s, air, dirt), c(s, dirt, air)])), Err(TaskError::NothingToUndo)));
+    }
+}
