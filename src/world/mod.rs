@@ -11,6 +11,7 @@
 pub mod blocks;
 pub mod embedded;
 pub mod geometry;
+pub mod raycast;
 pub mod types;
 
 pub use blocks::{Block, BlockInfo};
