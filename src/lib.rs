@@ -8,3 +8,6 @@ pub mod agent;
 pub mod logical_form;
 pub mod scenario;
 pub mod world;
+pub mod bench;
+pub mod memory;
+pub mod perception;

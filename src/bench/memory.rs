@@ -1,0 +1,1 @@
+pub fn run() -> Vec<super::Figure> { Vec::new() }
