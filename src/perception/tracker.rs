@@ -306,10 +306,12 @@ impl Tracker {
         let merged_ids: FxHashSet<MemoryId> = out.merged.iter().map(|(from, _)| *from).collect();
         let mut gone: Vec<MemoryId> = changed
             .iter()
+            .chain(merged_ids.iter())
             .copied()
             .filter(|id| self.objects.get(id).is_none_or(|c| c.is_empty()))
             .collect();
         gone.sort_unstable();
+        gone.dedup();
         for id in gone {
             self.objects.remove(&id);
             changed.remove(&id);
