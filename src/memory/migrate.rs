@@ -76,7 +76,7 @@ fn v1_to_v2(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
              FROM triples;
          DROP TABLE triples;
          ALTER TABLE triples_v2 RENAME TO triples;
-         CREATE INDEX triples_subject ON triples(subj, pred);
+         CREATE INDEX triples_subject ON triples(subj, pred, obj_key);
          CREATE INDEX triples_match ON triples(pred, obj_key, subj);
          CREATE INDEX triples_object ON triples(obj) WHERE obj IS NOT NULL;
          CREATE TRIGGER triples_forget AFTER DELETE ON triples BEGIN

@@ -57,7 +57,7 @@ CREATE TABLE triples (
     source     TEXT    NOT NULL CHECK (source IN ('told', 'perceived', 'inferred')),
     CHECK ((obj IS NULL) <> (obj_text IS NULL))
 );
-CREATE INDEX triples_subject ON triples(subj, pred);
+CREATE INDEX triples_subject ON triples(subj, pred, obj_key);
 CREATE INDEX triples_match ON triples(pred, obj_key, subj);
 CREATE INDEX triples_object ON triples(obj) WHERE obj IS NOT NULL;
 -- A triple's own `memories` row goes when the triple goes (also when a cascade removed it).

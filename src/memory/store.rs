@@ -30,6 +30,41 @@ pub struct Memory {
     depth: u32,
     /// The game tick new memories are stamped with (perception sets it every tick).
     now: u64,
+    /// Id lists of recent triple lookups (see [`LookupCache`]).
+    pub(crate) lookups: LookupCache,
+}
+
+/// Recently read "which memories have this predicate/key" lists, so repeated queries (an
+/// interpreter resolving several references in one tick, a clarification round) skip the index
+/// scan. Any write that can change triples — adding one, forgetting any memory (deletes cascade),
+/// moving facts, a rolled-back batch — clears it; perception moving players and mobs does not.
+#[derive(Default)]
+pub(crate) struct LookupCache {
+    entries: std::cell::RefCell<rustc_hash::FxHashMap<LookupKey, std::rc::Rc<Vec<MemoryId>>>>,
+}
+
+/// A lookup: (predicates, keys).
+pub(crate) type LookupKey = (Vec<String>, Vec<String>);
+
+impl LookupCache {
+    /// Most lists a cache keeps before starting over.
+    const CAPACITY: usize = 256;
+
+    pub fn get(&self, key: &LookupKey) -> Option<std::rc::Rc<Vec<MemoryId>>> {
+        self.entries.borrow().get(key).cloned()
+    }
+
+    pub fn put(&self, key: LookupKey, ids: std::rc::Rc<Vec<MemoryId>>) {
+        let mut entries = self.entries.borrow_mut();
+        if entries.len() >= Self::CAPACITY {
+            entries.clear();
+        }
+        entries.insert(key, ids);
+    }
+
+    pub fn clear(&self) {
+        self.entries.borrow_mut().clear();
+    }
 }
 
 /// Ticks are u64 in the game and i64 in SQLite; a game never gets near the difference.
@@ -110,7 +145,7 @@ impl Memory {
              PRAGMA temp_store = MEMORY;",
         )?;
         conn.set_prepared_statement_cache_capacity(128);
-        Ok(Memory { conn, path, depth: 0, now: 0 })
+        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default() })
     }
 
     fn create_schema(&mut self) -> Result<()> {
@@ -157,6 +192,8 @@ impl Memory {
                 Ok(value)
             }
             Err(e) => {
+                // Rolled-back triples may be in cached lookups.
+                self.lookups.clear();
                 // The rollback itself failing would only hide the first error.
                 let _ = self.conn.execute_batch(&format!("ROLLBACK TO {name}; RELEASE {name}"));
                 Err(e)
@@ -240,6 +277,7 @@ impl Memory {
     /// Forgets a memory and everything hanging off it (its blocks, its triples, triples about it).
     /// Returns whether it existed.
     pub fn forget(&mut self, id: MemoryId) -> Result<bool> {
+        self.lookups.clear();
         let n = self.conn.prepare_cached("DELETE FROM memories WHERE id = ?1")?.execute([id])?;
         Ok(n > 0)
     }

@@ -137,6 +137,7 @@ impl Memory {
         if let Some(id) = existing {
             return Ok(id);
         }
+        self.lookups.clear();
         let tick = self.tick();
         let id = self.new_memory(MemoryKind::Triple, tick)?;
         self.conn
@@ -218,6 +219,7 @@ impl Memory {
     /// Copies the told and inferred triples of `from` onto `to` (when two objects merge, the
     /// survivor keeps both names), and re-points triples about `from` at `to`.
     pub(crate) fn move_facts(&mut self, from: MemoryId, to: MemoryId) -> Result<()> {
+        self.lookups.clear();
         for t in self.triples_of(from)? {
             if t.source == Source::Perceived {
                 continue;

@@ -243,27 +243,14 @@ impl Tracker {
             }
         }
         // Roots in a stable order (by their smallest cell) so new ids are assigned reproducibly.
-        let mut roots: Vec<(Pos, usize)> = Vec::new();
-        let mut seen_root: FxHashSet<usize> = FxHashSet::default();
-        for u in 0..units.len() {
-            let r = uf.find(u);
-            if seen_root.insert(r) {
-                roots.push((Pos::new(i32::MAX, i32::MAX, i32::MAX), r));
-            }
-        }
         let mut root_min: FxHashMap<usize, Pos> = FxHashMap::default();
-        for u in 0..units.len() {
+        for (u, unit) in units.iter().enumerate() {
             let r = uf.find(u);
-            let m = min_pos(&units[u]);
-            let e = root_min.entry(r).or_insert(m);
-            if m < *e {
-                *e = m;
-            }
+            let m = min_pos(unit);
+            root_min.entry(r).and_modify(|e| *e = (*e).min(m)).or_insert(m);
         }
-        for entry in roots.iter_mut() {
-            entry.0 = root_min[&entry.1];
-        }
-        roots.sort();
+        let mut roots: Vec<(Pos, usize)> = root_min.into_iter().map(|(r, m)| (m, r)).collect();
+        roots.sort_unstable();
         for &(_, root) in &roots {
             if let std::collections::hash_map::Entry::Vacant(e) = winner.entry(root) {
                 let id = new_id()?;

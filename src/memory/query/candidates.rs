@@ -36,6 +36,8 @@ impl Source {
 pub struct Condition {
     pub sql: String,
     pub params: Vec<SqlValue>,
+    /// When set, only these memories can match (the pre-intersected simple lookups).
+    pub ids: Option<Vec<MemoryId>>,
 }
 
 /// A memory that passed the where clause.
@@ -68,6 +70,18 @@ impl Candidate {
 /// Aliases available to conditions: `m` (memories) always; `o` (reference_objects) for objects;
 /// `k` (tasks), `c` (chats) or `t` (triples) for those sources.
 pub fn fetch(memory: &Memory, source: Source, condition: &Condition) -> Result<Vec<Candidate>> {
+    let mut params = condition.params.clone();
+    let condition_sql = match &condition.ids {
+        Some(ids) if ids.is_empty() => return Ok(Vec::new()),
+        Some(ids) => {
+            // One JSON parameter keeps the statement text (and so the prepared statement) stable.
+            let list = ids.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+            params.push(SqlValue::Text(format!("[{list}]")));
+            format!("m.id IN (SELECT value FROM json_each(?{})) AND ({})", params.len(), condition.sql)
+        }
+        None => condition.sql.clone(),
+    };
+    let condition = Condition { sql: condition_sql, params, ids: None };
     let sql = match source {
         Source::Objects | Source::Agent => format!(
             "SELECT m.id, m.kind, m.created_tick, m.updated_tick, m.attended_tick,

@@ -1,13 +1,16 @@
 //! Filters → answers: how the logical form's `filters` node is run against the memory.
 //!
 //! A query goes through fixed stages, one file each:
-//! 1. [`candidates`]: the `memory_type` picks a table (objects, tasks, chats, triples) and the
-//!    `where_clause` ([`where_clause`]) becomes one SQL condition, so the triple index does the
-//!    matching ("red" AND "tower" are two indexed lookups, not a scan);
-//! 2. [`location`]: `filters.location` and `selector.location` keep the candidates in the right
+//! 1. `candidates.rs`: the `memory_type` picks a table (objects, tasks, chats, triples) and the
+//!    `where_clause` (`where_clause.rs`) becomes id lookups plus one SQL condition, so the triple
+//!    index does the matching ("red" AND "tower" are two index range reads, not a scan);
+//! 2. `location.rs`: `filters.location` and `selector.location` keep the candidates in the right
 //!    place ("the cube left of me"), and `contains_coreference` resolves "that"/"this";
-//! 3. [`selector`]: ALL, RANDOM, ordinals and argmax/argmin pick among what is left;
-//! 4. [`output`]: the memories themselves, a count, or an attribute of each (NAME, COLOUR…).
+//! 3. `selector.rs`: ALL, RANDOM, ordinals and argmax/argmin pick among what is left;
+//! 4. `output.rs`: the memories themselves, a count, or an attribute of each (NAME, COLOUR…);
+//!
+//! and [`names`] holds the word rules (lemmas, synonyms, colours, sizes, numbers) both stored
+//! triples and queries use.
 //!
 //! Spans in the filters index the words of the chat, so the [`QueryContext`] carries the chat's
 //! tokens, along with who is speaking, where they stand and look, and where the agent is.
@@ -46,7 +49,7 @@ pub use output::Value;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct QueryContext {
-    /// The chat's words, as [`tokenize`] splits them: spans index these.
+    /// The chat's words, as [`tokenize()`] splits them: spans index these.
     pub tokens: Vec<String>,
     /// The speaker's name (a player memory of that name gives position and look when the
     /// fields below are not set).

@@ -238,12 +238,34 @@ fn block_words(name: &str) -> Vec<String> {
             break;
         }
     }
-    out.extend(rest.split('_').map(|w| colour_or_lemma(w)));
+    out.extend(rest.split('_').map(colour_or_lemma));
     out
 }
 
 fn colour_or_lemma(word: &str) -> String {
     canonical_colour(word).map(str::to_string).unwrap_or_else(|| lemma(word))
+}
+
+/// Predicates whose object is a measure in blocks.
+pub const NUMERIC_PREDICATES: &[&str] =
+    &["has_height", "has_width", "has_depth", "has_length", "has_thickness", "has_radius", "has_distance"];
+
+/// The key stored next to a triple's text, chosen by its predicate: colours become canonical
+/// colours, block types block ids, sizes size classes, measures plain numbers, everything else a
+/// name key.
+pub fn stored_key(pred: &str, text: &str) -> String {
+    match pred {
+        "has_colour" => colour_key(text),
+        "has_block_type" => {
+            let id = text.trim().to_lowercase().replace(' ', "_");
+            id.strip_prefix("minecraft:").unwrap_or(&id).to_string()
+        }
+        "has_size" => size_class(text).map(str::to_string).unwrap_or_else(|| name_key(text)),
+        p if NUMERIC_PREDICATES.contains(&p) => {
+            number(text).map(number_key).unwrap_or_else(|| name_key(text))
+        }
+        _ => name_key(text),
+    }
 }
 
 #[cfg(test)]
@@ -292,27 +314,5 @@ mod tests {
         assert!(block_types_matching("bricks").contains(&"stone_bricks"));
         assert!(block_types_matching("brick").contains(&"bricks"));
         assert!(block_types_matching("zorp").is_empty());
-    }
-}
-
-/// Predicates whose object is a measure in blocks.
-pub const NUMERIC_PREDICATES: &[&str] =
-    &["has_height", "has_width", "has_depth", "has_length", "has_thickness", "has_radius", "has_distance"];
-
-/// The key stored next to a triple's text, chosen by its predicate: colours become canonical
-/// colours, block types block ids, sizes size classes, measures plain numbers, everything else a
-/// name key.
-pub fn stored_key(pred: &str, text: &str) -> String {
-    match pred {
-        "has_colour" => colour_key(text),
-        "has_block_type" => {
-            let id = text.trim().to_lowercase().replace(' ', "_");
-            id.strip_prefix("minecraft:").unwrap_or(&id).to_string()
-        }
-        "has_size" => size_class(text).map(str::to_string).unwrap_or_else(|| name_key(text)),
-        p if NUMERIC_PREDICATES.contains(&p) => {
-            number(text).map(number_key).unwrap_or_else(|| name_key(text))
-        }
-        _ => name_key(text),
     }
 }

@@ -397,3 +397,25 @@ fn malformed_forms_never_fail() {
         ask(&fx, "hello there", filters);
     }
 }
+
+#[test]
+fn cached_lookups_follow_every_write() {
+    let mut fx = Fixture::new();
+    let wall = fx.id_at(WALL);
+    let chat = "destroy the shed";
+    let f: Filters = serde_json::from_value(json!({"where_clause": named(chat, "shed")})).unwrap();
+    let ctx = fx.ctx(chat);
+    assert!(fx.memory.query(&f, &ctx).unwrap().is_empty());
+    // Named inside a batch that fails: seen inside, gone after the rollback.
+    let inside = fx.memory.batch(|m| {
+        m.name(wall, "shed")?;
+        let seen = m.query(&f, &ctx)?.ids();
+        Err::<(), _>(crate::memory::MemoryError::Invalid(format!("{seen:?}")))
+    });
+    assert!(inside.unwrap_err().to_string().contains(&format!("[{wall}]")));
+    assert!(fx.memory.query(&f, &ctx).unwrap().is_empty());
+    fx.memory.name(wall, "shed").unwrap();
+    assert_eq!(fx.memory.query(&f, &ctx).unwrap().ids(), vec![wall]);
+    fx.memory.forget(wall).unwrap();
+    assert!(fx.memory.query(&f, &ctx).unwrap().is_empty());
+}
