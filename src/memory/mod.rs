@@ -10,10 +10,11 @@
 //! so a restarted bot still knows its world, with a versioned schema that older files are migrated
 //! from and that refuses files it cannot read instead of replacing them.
 //!
-//! Map: [`store`] (opening, transactions, shared bookkeeping), [`migrate`], [`objects`],
+//! Map: [`store`] (opening, transactions, shared bookkeeping), `cache` (recent lookups), [`migrate`], [`objects`],
 //! [`triples`], [`chats`], [`tasks`], [`schematics`], [`query`] (filters → answers), [`types`],
 //! [`error`]. `schema.sql` is the current schema; `schema_v1.sql` the first one.
 
+pub(crate) mod cache;
 pub mod chats;
 pub mod error;
 pub mod migrate;

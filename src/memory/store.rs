@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
+use super::cache::LookupCache;
 use super::error::{MemoryError, Result};
 use super::migrate;
 use super::types::{MemoryId, MemoryInfo, MemoryKind};
@@ -30,41 +31,8 @@ pub struct Memory {
     depth: u32,
     /// The game tick new memories are stamped with (perception sets it every tick).
     now: u64,
-    /// Id lists of recent triple lookups (see [`LookupCache`]).
+    /// Id lists of recent triple lookups (see [`super::cache`]).
     pub(crate) lookups: LookupCache,
-}
-
-/// Recently read "which memories have this predicate/key" lists, so repeated queries (an
-/// interpreter resolving several references in one tick, a clarification round) skip the index
-/// scan. Any write that can change triples — adding one, forgetting any memory (deletes cascade),
-/// moving facts, a rolled-back batch — clears it; perception moving players and mobs does not.
-#[derive(Default)]
-pub(crate) struct LookupCache {
-    entries: std::cell::RefCell<rustc_hash::FxHashMap<LookupKey, std::rc::Rc<Vec<MemoryId>>>>,
-}
-
-/// A lookup: (predicates, keys).
-pub(crate) type LookupKey = (Vec<String>, Vec<String>);
-
-impl LookupCache {
-    /// Most lists a cache keeps before starting over.
-    const CAPACITY: usize = 256;
-
-    pub fn get(&self, key: &LookupKey) -> Option<std::rc::Rc<Vec<MemoryId>>> {
-        self.entries.borrow().get(key).cloned()
-    }
-
-    pub fn put(&self, key: LookupKey, ids: std::rc::Rc<Vec<MemoryId>>) {
-        let mut entries = self.entries.borrow_mut();
-        if entries.len() >= Self::CAPACITY {
-            entries.clear();
-        }
-        entries.insert(key, ids);
-    }
-
-    pub fn clear(&self) {
-        self.entries.borrow_mut().clear();
-    }
 }
 
 /// Ticks are u64 in the game and i64 in SQLite; a game never gets near the difference.
