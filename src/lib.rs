@@ -2,7 +2,8 @@
 //!
 //! The crate mirrors the flow in `DESIGN.md`, one module per box:
 //! chat → parser → [`logical_form`] → [`dialogue`] → [`interpreter`] → [`tasks`] → [`world`],
-//! with [`memory`] and perception beside them and [`schematics`] for the shapes the bot builds.
+//! with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple store) and
+//! [`schematics`] generating the shapes the bot builds.
 //! Only the [`world`] implementations know whether Minecraft is real.
 
 pub mod agent;
@@ -10,6 +11,8 @@ pub mod bench;
 pub mod dialogue;
 pub mod interpreter;
 pub mod logical_form;
+pub mod memory;
+pub mod perception;
 pub mod play;
 pub mod scenario;
 pub mod schematics;

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Area {
+    /// Perception updates, filter queries over 10k memories, memory footprint.
+    Memory,
     /// A* path planning, building speed, task-stack tick cost.
     Tasks,
 }
@@ -14,6 +16,7 @@ pub fn run(area: Area) -> anyhow::Result<ExitCode> {
         eprintln!("note: this is a debug build; run `cargo run --release -- bench …` for real figures");
     }
     let figures = match area {
+        Area::Memory => craftmate::bench::memory::run(),
         Area::Tasks => craftmate::bench::tasks::run(),
     };
     for f in figures {

@@ -1,0 +1,318 @@
+//! Words to match keys: how "houses", "the Boxes", "grey" and "staircase" find what perception
+//! and players stored as "house", "cube", "gray" and "stair".
+//!
+//! Every text a triple stores gets a *key* next to it (`triples.obj_key`), computed here, and a
+//! query computes keys from the chat's words the same way, so matching is an indexed equality
+//! test instead of fuzzy string work at query time. The rules are deliberately small: a handful of
+//! English plural rules, a short list of irregular plurals, and synonym groups for the shape words
+//! perception guesses. Unknown words pass through lower-cased, so a player's own name for a thing
+//! ("zigurat") still matches itself.
+
+use crate::logical_form::tokenize;
+use crate::world::Block;
+use crate::world::blocks::canonical_colour;
+
+/// Plurals English does not form with -s.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("people", "person"),
+    ("men", "man"),
+    ("women", "woman"),
+    ("children", "child"),
+    ("mice", "mouse"),
+    ("geese", "goose"),
+    ("feet", "foot"),
+    ("teeth", "tooth"),
+    ("oxen", "ox"),
+    ("wolves", "wolf"),
+    ("leaves", "leaf"),
+    ("shelves", "shelf"),
+    ("knives", "knife"),
+    ("lives", "life"),
+    ("halves", "half"),
+    ("cacti", "cactus"),
+    ("fungi", "fungus"),
+    ("shoes", "shoe"),
+    ("dice", "die"),
+    ("villagers", "villager"),
+];
+
+/// Words that end in -s but are not plurals (or are their own plural).
+const KEEP: &[&str] = &[
+    "glass", "grass", "moss", "bus", "gas", "lens", "series", "species", "sheep", "fish", "deer",
+    "cactus", "axis", "chaos", "iris", "canvas", "always", "its", "this", "his", "is", "was", "has",
+    "does", "yes", "us", "ps",
+];
+
+/// Synonym groups: the first word is the key every other word maps to. Shape words come from
+/// perception's guesses, so "the box" finds what perception called a cube.
+const SYNONYMS: &[&[&str]] = &[
+    &["cube", "box"],
+    &["stair", "staircase", "stairway", "stairwell", "step"],
+    &["pillar", "column", "post", "pole"],
+    &["floor", "platform"],
+    &["sphere", "ball", "orb", "globe"],
+    &["hole", "pit", "ditch", "crater"],
+    &["house", "hut", "cabin", "shack"],
+    &["pig", "piggy", "hog"],
+    &["person", "player"],
+];
+
+/// The singular of one lower-case word, by rule.
+pub fn lemma(word: &str) -> String {
+    let w = word.trim().to_lowercase();
+    if let Some((_, single)) = IRREGULAR.iter().find(|(plural, _)| *plural == w) {
+        return (*single).to_string();
+    }
+    if w.len() <= 3 || KEEP.contains(&w.as_str()) || !w.ends_with('s') {
+        return w;
+    }
+    let stem = |n: usize| w[..w.len() - n].to_string();
+    if w.ends_with("ies") && w.len() > 4 {
+        return format!("{}y", stem(3)); // bodies → body
+    }
+    if w.ends_with("sses") || w.ends_with("ches") || w.ends_with("shes") || w.ends_with("xes") || w.ends_with("zzes") {
+        return stem(2); // glasses → glass, benches → bench, boxes → box
+    }
+    if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") {
+        return w; // not a plural: moss, cactus, axis
+    }
+    stem(1) // houses → house, towers → tower, stairs → stair
+}
+
+/// One word to its key: singular, then the head of its synonym group.
+pub fn word_key(word: &str) -> String {
+    let single = lemma(word);
+    for group in SYNONYMS {
+        if group.contains(&single.as_str()) {
+            return group[0].to_string();
+        }
+    }
+    single
+}
+
+/// Articles and fillers dropped from names ("the big house" → "big house").
+const FILLER: &[&str] = &["the", "a", "an", "this", "that", "these", "those", "my", "your", "our", "some"];
+
+/// The key of a name or tag: the words as the chat tokenizer splits them (so "alice's" and
+/// "alice 's" agree), each word's key, fillers dropped, joined by single spaces. Underscores count
+/// as spaces, so block ids and spoken words agree.
+pub fn name_key(text: &str) -> String {
+    let words: Vec<String> = tokenize(&text.replace('_', " "))
+        .into_iter()
+        .filter(|w| !FILLER.contains(&w.as_str()))
+        .map(|w| word_key(&w))
+        .collect();
+    words.join(" ")
+}
+
+/// The key of a colour word: the registry's canonical colour, or the name key if it is no colour.
+pub fn colour_key(text: &str) -> String {
+    canonical_colour(text).map(str::to_string).unwrap_or_else(|| name_key(text))
+}
+
+/// Size classes, smallest first. Perception stores one of these; queries accept the synonyms.
+pub const SIZE_CLASSES: [&str; 5] = ["tiny", "small", "medium", "big", "huge"];
+
+/// The size class a size word means ("large" → big), if any.
+pub fn size_class(word: &str) -> Option<&'static str> {
+    let w = word.trim().to_lowercase();
+    Some(match w.as_str() {
+        "tiny" | "little" | "mini" | "miniature" | "teeny" => "tiny",
+        "small" | "smaller" | "smallest" | "short" => "small",
+        "medium" | "average" | "normal" | "mid" | "middle" | "moderate" => "medium",
+        "big" | "bigger" | "biggest" | "large" | "larger" | "largest" | "tall" => "big",
+        "huge" | "giant" | "gigantic" | "enormous" | "massive" | "humongous" | "colossal" => "huge",
+        _ => return None,
+    })
+}
+
+/// The classes a size word matches: "big" also finds huge things, "small" also tiny ones.
+pub fn size_matches(word: &str) -> Vec<&'static str> {
+    match size_class(word) {
+        Some("small") => vec!["small", "tiny"],
+        Some("big") => vec!["big", "huge"],
+        Some(class) => vec![class],
+        None => Vec::new(),
+    }
+}
+
+/// A number written as digits, a number word or an ordinal ("3", "three", "third", "3rd").
+pub fn number(text: &str) -> Option<f64> {
+    let w = text.trim().to_lowercase();
+    if let Ok(n) = w.parse::<f64>() {
+        return n.is_finite().then_some(n);
+    }
+    for suffix in ["st", "nd", "rd", "th"] {
+        if let Some(digits) = w.strip_suffix(suffix)
+            && let Ok(n) = digits.parse::<u32>()
+        {
+            return Some(n as f64);
+        }
+    }
+    // "10-ft" and "5x5"-style sizes: the leading number.
+    if let Some(head) = w.split(['-', 'x']).next()
+        && head != w
+        && let Ok(n) = head.parse::<f64>()
+    {
+        return Some(n);
+    }
+    let words: &[(&str, &str, u32)] = &[
+        ("one", "first", 1), ("two", "second", 2), ("three", "third", 3), ("four", "fourth", 4),
+        ("five", "fifth", 5), ("six", "sixth", 6), ("seven", "seventh", 7), ("eight", "eighth", 8),
+        ("nine", "ninth", 9), ("ten", "tenth", 10), ("eleven", "eleventh", 11), ("twelve", "twelfth", 12),
+        ("thirteen", "thirteenth", 13), ("fourteen", "fourteenth", 14), ("fifteen", "fifteenth", 15),
+        ("sixteen", "sixteenth", 16), ("seventeen", "seventeenth", 17), ("eighteen", "eighteenth", 18),
+        ("nineteen", "nineteenth", 19), ("twenty", "twentieth", 20), ("thirty", "thirtieth", 30),
+        ("forty", "fortieth", 40), ("fifty", "fiftieth", 50), ("hundred", "hundredth", 100),
+        ("a", "a", 1), ("an", "an", 1), ("single", "single", 1), ("couple", "couple", 2),
+        ("dozen", "dozen", 12),
+    ];
+    words.iter().find(|(n, o, _)| *n == w || *o == w).map(|(_, _, v)| *v as f64)
+}
+
+/// The number in a phrase of several words ("twenty five" → 25, "the second" → 2).
+pub fn number_in(words: &[impl AsRef<str>]) -> Option<f64> {
+    let values: Vec<f64> = words.iter().filter_map(|w| number(w.as_ref())).collect();
+    match values.as_slice() {
+        [] => None,
+        [one] => Some(*one),
+        // "twenty five": tens then units add up; otherwise the last number said wins.
+        [tens, units] if *tens >= 20.0 && *tens % 10.0 == 0.0 && *units < 10.0 => Some(tens + units),
+        more => more.last().copied(),
+    }
+}
+
+/// The key stored for a numeric measure (`has_height` 5 → "5").
+pub fn number_key(n: f64) -> String {
+    if n.fract() == 0.0 { format!("{}", n as i64) } else { format!("{n}") }
+}
+
+/// Block ids a phrase can mean: "wool" → every `*_wool`, "red wool" → `red_wool`,
+/// "stone bricks" → `stone_bricks`, "bricks" → `bricks`, `nether_bricks`, … Each word of the
+/// phrase must be a word of the id (singular or plural alike).
+pub fn block_types_matching(text: &str) -> Vec<&'static str> {
+    let raw: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == '_')
+        .filter(|w| !w.is_empty() && !FILLER.contains(w))
+        .collect();
+    // Two-word dye colours ("light blue") are one word of a block id.
+    let mut wanted: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < raw.len() {
+        if i + 1 < raw.len()
+            && let Some(c) = canonical_colour(&format!("{} {}", raw[i], raw[i + 1])).filter(|c| c.contains('_'))
+        {
+            wanted.push(c.to_string());
+            i += 2;
+            continue;
+        }
+        wanted.push(colour_or_lemma(raw[i]));
+        i += 1;
+    }
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for block in Block::all() {
+        let name = block.name();
+        if name == "air" {
+            continue;
+        }
+        let parts: Vec<String> = block_words(name);
+        if wanted.iter().all(|w| parts.iter().any(|p| p == w)) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The comparable words of a block id: "light_blue_wool" → ["light_blue", "wool"] (a dye colour
+/// counts as one word), "stone_bricks" → ["stone", "brick"].
+fn block_words(name: &str) -> Vec<String> {
+    let mut rest = name;
+    let mut out = Vec::new();
+    for colour in crate::world::blocks::DYE_COLOURS.iter().filter(|c| c.contains('_')) {
+        if let Some(tail) = rest.strip_prefix(colour).and_then(|t| t.strip_prefix('_')) {
+            out.push((*colour).to_string());
+            rest = tail;
+            break;
+        }
+    }
+    out.extend(rest.split('_').map(colour_or_lemma));
+    out
+}
+
+fn colour_or_lemma(word: &str) -> String {
+    canonical_colour(word).map(str::to_string).unwrap_or_else(|| lemma(word))
+}
+
+/// Predicates whose object is a measure in blocks.
+pub const NUMERIC_PREDICATES: &[&str] =
+    &["has_height", "has_width", "has_depth", "has_length", "has_thickness", "has_radius", "has_distance"];
+
+/// The key stored next to a triple's text, chosen by its predicate: colours become canonical
+/// colours, block types block ids, sizes size classes, measures plain numbers, everything else a
+/// name key.
+pub fn stored_key(pred: &str, text: &str) -> String {
+    match pred {
+        "has_colour" => colour_key(text),
+        "has_block_type" => {
+            let id = text.trim().to_lowercase().replace(' ', "_");
+            id.strip_prefix("minecraft:").unwrap_or(&id).to_string()
+        }
+        "has_size" => size_class(text).map(str::to_string).unwrap_or_else(|| name_key(text)),
+        p if NUMERIC_PREDICATES.contains(&p) => {
+            number(text).map(number_key).unwrap_or_else(|| name_key(text))
+        }
+        _ => name_key(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_become_singular() {
+        for (plural, single) in [
+            ("houses", "house"), ("towers", "tower"), ("boxes", "box"), ("benches", "bench"),
+            ("bodies", "body"), ("stairs", "stair"), ("glasses", "glass"), ("wolves", "wolf"),
+            ("glass", "glass"), ("moss", "moss"), ("cactus", "cactus"), ("pig", "pig"), ("sheep", "sheep"),
+        ] {
+            assert_eq!(lemma(plural), single, "{plural}");
+        }
+    }
+
+    #[test]
+    fn synonyms_share_a_key() {
+        assert_eq!(name_key("the Boxes"), "cube");
+        assert_eq!(name_key("staircase"), name_key("stairs"));
+        assert_eq!(name_key("Big  houses"), "big house");
+        assert_eq!(name_key("zigurat"), "zigurat");
+        assert_eq!(colour_key("Grey"), "gray");
+        assert_eq!(colour_key("light blue"), "light_blue");
+    }
+
+    #[test]
+    fn numbers_and_sizes() {
+        assert_eq!(number("third"), Some(3.0));
+        assert_eq!(number("2nd"), Some(2.0));
+        assert_eq!(number("five"), Some(5.0));
+        assert_eq!(number("-3.5"), Some(-3.5));
+        assert_eq!(number("10-ft"), Some(10.0));
+        assert_eq!(number("house"), None);
+        assert_eq!(number_in(&["twenty", "five"]), Some(25.0));
+        assert_eq!(size_class("large"), Some("big"));
+        assert_eq!(size_matches("small"), vec!["small", "tiny"]);
+    }
+
+    #[test]
+    fn block_words_match_ids() {
+        assert!(block_types_matching("wool").contains(&"red_wool"));
+        assert_eq!(block_types_matching("red wool"), vec!["red_wool"]);
+        assert_eq!(block_types_matching("light blue wool"), vec!["light_blue_wool"]);
+        assert!(block_types_matching("bricks").contains(&"stone_bricks"));
+        assert!(block_types_matching("brick").contains(&"bricks"));
+        assert!(block_types_matching("zorp").is_empty());
+    }
+}

@@ -1,0 +1,320 @@
+//! Opening the memory: in RAM by default, or in a file so a restarted bot still knows its world.
+//!
+//! A file is inspected read-only before anything writes to it: a damaged file, a database of some
+//! other program or one written by a newer craftmate is refused with a message that says so, and
+//! the file is never replaced. An older schema is migrated (see [`super::migrate`]) inside one
+//! transaction, after a copy of the file is kept beside it.
+//!
+//! Also here: the bookkeeping shared by every kind of memory (create, touch, attend, forget) and
+//! [`Memory::batch`], which groups many writes into one transaction — perception writes a whole
+//! tick's worth of changes at once, which is both atomic and far faster than one commit per row.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use super::cache::LookupCache;
+use super::error::{MemoryError, Result};
+use super::migrate;
+use super::types::{MemoryId, MemoryInfo, MemoryKind};
+
+/// "CRFT": marks a database file as a craftmate memory (SQLite's `application_id`).
+pub const APPLICATION_ID: i32 = 0x4352_4654;
+/// The schema version this build writes. Older files are migrated on open.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The bot's memory: an SQLite triple store plus tables for objects, chats, tasks and schematics.
+pub struct Memory {
+    pub(crate) conn: Connection,
+    path: Option<PathBuf>,
+    /// Nesting depth of [`Memory::batch`] (each level is an SQLite savepoint).
+    depth: u32,
+    /// The game tick new memories are stamped with (perception sets it every tick).
+    now: u64,
+    /// Id lists of recent triple lookups (see [`super::cache`]).
+    pub(crate) lookups: LookupCache,
+}
+
+/// Ticks are u64 in the game and i64 in SQLite; a game never gets near the difference.
+pub(crate) fn tick_sql(tick: u64) -> i64 {
+    tick.min(i64::MAX as u64) as i64
+}
+
+pub(crate) fn tick_rust(tick: i64) -> u64 {
+    tick.max(0) as u64
+}
+
+impl Memory {
+    /// A fresh memory that lives in RAM only (the default; tests and one-off sessions).
+    pub fn in_memory() -> Result<Memory> {
+        let conn = Connection::open_in_memory()?;
+        let mut memory = Memory::configure(conn, None)?;
+        memory.create_schema()?;
+        Ok(memory)
+    }
+
+    /// Opens (or creates) a memory file. See the module docs for what is refused and why.
+    pub fn open(path: impl AsRef<Path>) -> Result<Memory> {
+        let path = path.as_ref().to_path_buf();
+        let is_new = match std::fs::metadata(&path) {
+            Ok(meta) => meta.len() == 0,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
+            Err(e) => return Err(e.into()),
+        };
+        if is_new {
+            let conn = Connection::open(&path)?;
+            let mut memory = Memory::configure(conn, Some(path))?;
+            memory.create_schema()?;
+            return Ok(memory);
+        }
+        let found = inspect(&path)?;
+        match found {
+            FileState::Empty => {
+                let conn = Connection::open(&path)?;
+                let mut memory = Memory::configure(conn, Some(path))?;
+                memory.create_schema()?;
+                Ok(memory)
+            }
+            FileState::Version(v) if v == SCHEMA_VERSION => {
+                let conn = Connection::open(&path)?;
+                Memory::configure(conn, Some(path))
+            }
+            FileState::Version(v) if v > SCHEMA_VERSION => {
+                Err(MemoryError::TooNew { path, found: v, supported: SCHEMA_VERSION })
+            }
+            FileState::Version(0) => Err(MemoryError::Corrupt {
+                path,
+                detail: "it is marked as a craftmate memory but has no schema version".into(),
+            }),
+            FileState::Version(v) => {
+                // Keep the old file next to the new one: a migration is the one moment a bug of
+                // ours could cost a player their world knowledge.
+                let backup = backup_path(&path, v);
+                std::fs::copy(&path, &backup)?;
+                let conn = Connection::open(&path)?;
+                let mut memory = Memory::configure(conn, Some(path.clone()))?;
+                migrate::upgrade(&mut memory.conn, v).map_err(|detail| MemoryError::Migration {
+                    path: path.clone(),
+                    from: v,
+                    detail,
+                })?;
+                Ok(memory)
+            }
+            FileState::Foreign => Err(MemoryError::Foreign { path }),
+        }
+    }
+
+    fn configure(conn: Connection, path: Option<PathBuf>) -> Result<Memory> {
+        // Cascades and the triple trigger rely on these two; they are per connection.
+        conn.execute_batch(
+            "PRAGMA foreign_keys = ON;
+             PRAGMA recursive_triggers = ON;
+             PRAGMA synchronous = NORMAL;
+             PRAGMA temp_store = MEMORY;",
+        )?;
+        conn.set_prepared_statement_cache_capacity(128);
+        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default() })
+    }
+
+    fn create_schema(&mut self) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute_batch(super::SCHEMA_SQL)?;
+        tx.execute_batch(&format!(
+            "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
+        ))?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Sets the current game tick; new and changed memories are stamped with it.
+    pub fn set_tick(&mut self, tick: u64) {
+        self.now = tick;
+    }
+
+    /// The current game tick as last set.
+    pub fn tick(&self) -> u64 {
+        self.now
+    }
+
+    /// The file this memory lives in, or `None` when it is in RAM.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<u32> {
+        Ok(self.conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))? as u32)
+    }
+
+    /// Runs `f` as one transaction: everything it wrote is kept, or (if it fails) nothing is.
+    /// Batches nest (inner ones are savepoints).
+    pub fn batch<T>(&mut self, f: impl FnOnce(&mut Memory) -> Result<T>) -> Result<T> {
+        let name = format!("batch_{}", self.depth);
+        self.conn.execute_batch(&format!("SAVEPOINT {name}"))?;
+        self.depth += 1;
+        let out = f(self);
+        self.depth -= 1;
+        match out {
+            Ok(value) => {
+                self.conn.execute_batch(&format!("RELEASE {name}"))?;
+                Ok(value)
+            }
+            Err(e) => {
+                // Rolled-back triples may be in cached lookups.
+                self.lookups.clear();
+                // The rollback itself failing would only hide the first error.
+                let _ = self.conn.execute_batch(&format!("ROLLBACK TO {name}; RELEASE {name}"));
+                Err(e)
+            }
+        }
+    }
+
+    // ---------- bookkeeping shared by every kind ----------
+
+    /// Inserts the `memories` row for a new memory of `kind`.
+    pub(crate) fn new_memory(&self, kind: MemoryKind, tick: u64) -> Result<MemoryId> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("INSERT INTO memories (kind, created_tick, updated_tick) VALUES (?1, ?2, ?2)")?;
+        stmt.execute(params![kind.as_str(), tick_sql(tick)])?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Marks a memory as changed at `tick`.
+    pub(crate) fn touch(&self, id: MemoryId, tick: u64) -> Result<()> {
+        let mut stmt = self.conn.prepare_cached("UPDATE memories SET updated_tick = ?2 WHERE id = ?1")?;
+        stmt.execute(params![id, tick_sql(tick)])?;
+        Ok(())
+    }
+
+    /// Records that a player referred to this memory at `tick`: "that" and "it" mean the most
+    /// recently attended memory. Kept in the file, so it survives a restart.
+    pub fn attend(&mut self, id: MemoryId, tick: u64) -> Result<()> {
+        let n = self
+            .conn
+            .prepare_cached("UPDATE memories SET attended_tick = ?2 WHERE id = ?1")?
+            .execute(params![id, tick_sql(tick)])?;
+        if n == 0 { Err(MemoryError::NotFound(id)) } else { Ok(()) }
+    }
+
+    /// The most recently attended memory of one of `kinds` (any kind when empty).
+    pub fn last_attended(&self, kinds: &[MemoryKind]) -> Result<Option<MemoryId>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, kind FROM memories WHERE attended_tick IS NOT NULL
+             ORDER BY attended_tick DESC, id DESC",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let kind: String = row.get(1)?;
+            let matches = kinds.is_empty() || MemoryKind::parse(&kind).is_some_and(|k| kinds.contains(&k));
+            if matches {
+                return Ok(Some(row.get(0)?));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Kind and times of a memory, if it exists.
+    pub fn info(&self, id: MemoryId) -> Result<Option<MemoryInfo>> {
+        let row = self
+            .conn
+            .prepare_cached(
+                "SELECT kind, created_tick, updated_tick, attended_tick FROM memories WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, Option<i64>>(3)?))
+            })
+            .optional()?;
+        let Some((kind, created, updated, attended)) = row else { return Ok(None) };
+        let kind = MemoryKind::parse(&kind)
+            .ok_or_else(|| MemoryError::BadData { id, detail: format!("unknown memory kind {kind:?}") })?;
+        Ok(Some(MemoryInfo {
+            id,
+            kind,
+            created_tick: tick_rust(created),
+            updated_tick: tick_rust(updated),
+            attended_tick: attended.map(tick_rust),
+        }))
+    }
+
+    /// The kind of a memory, if it exists.
+    pub fn kind_of(&self, id: MemoryId) -> Result<Option<MemoryKind>> {
+        Ok(self.info(id)?.map(|i| i.kind))
+    }
+
+    /// Forgets a memory and everything hanging off it (its blocks, its triples, triples about it).
+    /// Returns whether it existed.
+    pub fn forget(&mut self, id: MemoryId) -> Result<bool> {
+        self.lookups.clear();
+        let n = self.conn.prepare_cached("DELETE FROM memories WHERE id = ?1")?.execute([id])?;
+        Ok(n > 0)
+    }
+
+    /// How many memories of each kind there are.
+    pub fn counts(&self) -> Result<Vec<(MemoryKind, u64)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT kind, COUNT(*) FROM memories GROUP BY kind ORDER BY kind")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (kind, n) = row?;
+            if let Some(kind) = MemoryKind::parse(&kind) {
+                out.push((kind, n as u64));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Bytes the database occupies (pages in use times page size), in RAM or on disk.
+    pub fn size_bytes(&self) -> Result<u64> {
+        let pages: i64 = self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let size: i64 = self.conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok((pages * size) as u64)
+    }
+}
+
+/// What a read-only look at an existing file found.
+enum FileState {
+    /// A valid SQLite file with no tables (e.g. created by `touch` and opened once).
+    Empty,
+    /// A craftmate memory with this schema version.
+    Version(u32),
+    /// Some other program's database.
+    Foreign,
+}
+
+/// Looks at an existing file without writing to it.
+fn inspect(path: &Path) -> Result<FileState> {
+    let corrupt = |detail: String| MemoryError::Corrupt { path: path.to_path_buf(), detail };
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+        .map_err(|e| corrupt(e.to_string()))?;
+    let pragma = |name: &str| -> Result<i64> {
+        conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0)).map_err(|e| corrupt(e.to_string()))
+    };
+    let app_id = pragma("application_id")?;
+    let version = pragma("user_version")?;
+    let check: String =
+        conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| corrupt(e.to_string()))?;
+    if check != "ok" {
+        return Err(corrupt(format!("integrity check: {check}")));
+    }
+    let tables: i64 = conn
+        .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
+        .map_err(|e| corrupt(e.to_string()))?;
+    Ok(match (app_id as i32 == APPLICATION_ID, tables) {
+        (true, _) => FileState::Version(version.clamp(0, u32::MAX as i64) as u32),
+        (false, 0) if app_id == 0 => FileState::Empty,
+        _ => FileState::Foreign,
+    })
+}
+
+/// `memory.db` → `memory.db.v1.bak` (numbered if that exists already).
+fn backup_path(path: &Path, version: u32) -> PathBuf {
+    let base = format!("{}.v{version}.bak", path.display());
+    let mut candidate = PathBuf::from(&base);
+    let mut n = 1;
+    while candidate.exists() {
+        candidate = PathBuf::from(format!("{base}.{n}"));
+        n += 1;
+    }
+    candidate
+}

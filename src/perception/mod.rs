@@ -1,0 +1,185 @@
+//! Perception: turning what the world shows into memories, every tick.
+//!
+//! - **Block objects** are maximal 26-connected groups of placed (non-natural) blocks. They are
+//!   kept up to date *incrementally* from the world's block-change record
+//!   ([`World::changes_since`]): each tick only the changed cells and the objects they touch are
+//!   looked at, never the whole area. Identity survives edits (see [`tracker`]): a tower that
+//!   grows keeps its id and its names, a split keeps the id on the largest part, a merge keeps
+//!   the older id and both objects' names, and an object whose last block goes is forgotten.
+//! - **Holes** are connected air cells where natural terrain was dug out (the record shows a
+//!   natural block turned into air), so "fill that hole" has something to point at.
+//! - **Attributes** (colour, block types, size class, extents, a shape guess) are stored as
+//!   perceived triples and refreshed when an object changes ([`attributes`], [`shape`]).
+//! - **Players, mobs and the agent itself** (SELF) are reference objects whose position and look
+//!   are rewritten every tick they move ([`entities`]).
+//!
+//! On the first update — and whenever the change record's cursor goes backwards (a reconnect, a
+//! world swapped under the bot) — perception reloads what memory already knows and looks once at
+//! the area around the agent ([`scan`]), so a bot restarted on a saved world keeps the ids, and
+//! so the names, it had. Everything one update writes is one transaction.
+
+pub mod attributes;
+pub mod entities;
+pub mod scan;
+pub mod shape;
+pub mod tracker;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+use crate::memory::{Memory, MemoryError, MemoryId, MemoryKind};
+use crate::world::{Actor, Block, BlockChange, ChatMessage, World};
+
+use entities::EntityCache;
+use tracker::{Edit, Tracker};
+
+/// How far around the agent the start-up scan looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerceptionConfig {
+    /// Blocks from the agent along x and z.
+    pub scan_radius: i32,
+    /// Blocks below the agent's feet.
+    pub scan_below: i32,
+    /// Blocks above the agent's feet.
+    pub scan_above: i32,
+}
+
+impl Default for PerceptionConfig {
+    fn default() -> Self {
+        PerceptionConfig { scan_radius: 24, scan_below: 12, scan_above: 24 }
+    }
+}
+
+/// What one update did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PerceptionReport {
+    /// Block changes read from the change record.
+    pub block_changes: usize,
+    /// Whether this update scanned the area (start-up, or the cursor went backwards).
+    pub scanned: bool,
+    pub created: Vec<MemoryId>,
+    pub changed: Vec<MemoryId>,
+    /// `(from, into)` pairs of merged objects.
+    pub merged: Vec<(MemoryId, MemoryId)>,
+    pub destroyed: Vec<MemoryId>,
+    /// Entities whose row was written (new or moved).
+    pub entities_written: usize,
+}
+
+/// The perception module: call [`Perception::update`] once per tick.
+#[derive(Debug, Default)]
+pub struct Perception {
+    config: PerceptionConfig,
+    /// Position in the world's change record; `None` until the first update.
+    cursor: Option<usize>,
+    /// Trackers reflect memory; false until loaded, and again after a failed write.
+    loaded: bool,
+    blocks: Tracker,
+    holes: Tracker,
+    entities: EntityCache,
+}
+
+impl Perception {
+    pub fn new() -> Perception {
+        Perception::default()
+    }
+
+    pub fn with_config(config: PerceptionConfig) -> Perception {
+        Perception { config, ..Perception::default() }
+    }
+
+    /// Looks at the world and writes what changed into memory (one transaction). On error nothing
+    /// of this update is kept, and the next update reloads from memory and rescans.
+    pub fn update(&mut self, world: &dyn World, memory: &mut Memory) -> Result<PerceptionReport, MemoryError> {
+        memory.set_tick(world.tick());
+        let result = memory.batch(|m| self.update_inner(world, m));
+        if result.is_err() {
+            self.loaded = false;
+            self.cursor = None;
+            self.entities = EntityCache::default();
+        }
+        result
+    }
+
+    /// Makes the next update reload from memory and scan the area again.
+    pub fn request_rescan(&mut self) {
+        self.cursor = None;
+    }
+
+    /// Stores chat lines as they arrive (the agent hands them over after `take_chats`).
+    pub fn record_chats(&self, chats: &[ChatMessage], memory: &mut Memory) -> Result<Vec<MemoryId>, MemoryError> {
+        memory.batch(|m| chats.iter().map(|c| m.record_chat(&c.speaker, &c.text, c.tick)).collect())
+    }
+
+    /// The block object holding a cell, as perception currently sees it.
+    pub fn object_at(&self, p: crate::world::Pos) -> Option<MemoryId> {
+        self.blocks.owner_of(p).or_else(|| self.holes.owner_of(p))
+    }
+
+    fn update_inner(&mut self, world: &dyn World, memory: &mut Memory) -> Result<PerceptionReport, MemoryError> {
+        let mut report = PerceptionReport::default();
+        if !self.loaded {
+            self.blocks = Tracker::load(memory.all_cells(MemoryKind::BlockObject)?);
+            self.holes = Tracker::load(memory.all_cells(MemoryKind::Hole)?);
+            self.entities = EntityCache::load(memory)?;
+            self.loaded = true;
+            self.cursor = None;
+        }
+        let (block_edits, hole_edits) = match self.cursor {
+            Some(cursor) => {
+                let (changes, next) = world.changes_since(cursor);
+                if next < cursor {
+                    // The record restarted under us: look again instead of trusting the cursor.
+                    report.scanned = true;
+                    self.scan(world, &mut report)
+                } else {
+                    report.block_changes = changes.len();
+                    self.cursor = Some(next);
+                    edits_from_changes(&changes)
+                }
+            }
+            None => {
+                report.scanned = true;
+                self.scan(world, &mut report)
+            }
+        };
+        write::apply(&mut self.blocks, MemoryKind::BlockObject, &block_edits, memory, &mut report)?;
+        write::apply(&mut self.holes, MemoryKind::Hole, &hole_edits, memory, &mut report)?;
+        report.entities_written = self.entities.update(world, memory)?;
+        Ok(report)
+    }
+
+    fn scan(&mut self, world: &dyn World, report: &mut PerceptionReport) -> (Vec<Edit>, Vec<Edit>) {
+        let (history, end) = world.changes_since(0);
+        report.block_changes = history.len();
+        self.cursor = Some(end);
+        scan::reconcile(world, &self.config, &history, &self.blocks, &self.holes)
+    }
+}
+
+/// Is this block, placed by `by`, part of something built? Unnatural blocks always are; natural
+/// ones (dirt, stone) only when a player or the agent placed them. Liquids never are.
+pub fn is_built(block: Block, by: &Actor) -> bool {
+    !block.is_air() && !block.is_liquid() && (!block.is_natural() || matches!(by, Actor::Player(_) | Actor::Agent))
+}
+
+/// Was this change digging out terrain?
+pub fn is_dug(change: &BlockChange) -> bool {
+    change.after.is_air() && change.before.is_natural() && !change.before.is_air() && !change.before.is_liquid()
+}
+
+/// The tracker edits for a run of block changes, in order.
+pub fn edits_from_changes(changes: &[BlockChange]) -> (Vec<Edit>, Vec<Edit>) {
+    let mut blocks = Vec::with_capacity(changes.len());
+    let mut holes = Vec::new();
+    for c in changes {
+        blocks.push(if is_built(c.after, &c.by) { Edit::Set(c.pos, c.after) } else { Edit::Clear(c.pos) });
+        if is_dug(c) {
+            holes.push(Edit::Set(c.pos, c.before));
+        } else if !c.after.is_air() {
+            holes.push(Edit::Clear(c.pos));
+        }
+    }
+    (blocks, holes)
+}
