@@ -12,6 +12,7 @@ pub mod dialogue;
 pub mod interpreter;
 pub mod logical_form;
 pub mod memory;
+pub mod parser;
 pub mod perception;
 pub mod play;
 pub mod scenario;

@@ -5,6 +5,8 @@
 //! need the [`Bot`] trait: tick it, ask whether it is idle, and — for scenarios' `lf` steps — hand
 //! it the logical form to use for a chat line instead of parsing it.
 
+pub mod assistant;
+
 use crate::logical_form::LogicalForm;
 use crate::world::World;
 

@@ -5,3 +5,8 @@ pub mod bench;
 pub mod check_data;
 pub mod play;
 pub mod scenario;
+
+/// The parser the bot uses: none until a trained model ships (the exact-match table still works).
+pub fn parser() -> Option<Box<dyn craftmate::parser::Parser>> {
+    None
+}

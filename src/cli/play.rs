@@ -4,17 +4,36 @@
 //! with piped input each line runs until the bot is idle before the next is read, so a script of
 //! lines gives the same transcript every time (the tests rely on it).
 
-use craftmate::agent::{Bot, Listener};
+use craftmate::agent::Bot;
+use craftmate::agent::assistant::Assistant;
+use craftmate::memory::Memory;
 use craftmate::play::{Flow, MAX_TICKS_PER_LINE, Session};
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub fn run(name: &str, no_colour: bool) -> anyhow::Result<ExitCode> {
+pub fn run(name: &str, no_colour: bool, memory: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     let interactive = std::io::stdin().is_terminal();
     let colour = !no_colour && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let make_bot: Box<dyn FnMut() -> Box<dyn Bot>> = Box::new(|| Box::new(Listener::default()) as Box<dyn Bot>);
+    // Fail early and clearly on a bad memory file, before the session starts.
+    let memory = memory.map(|p| p.to_path_buf());
+    if let Some(p) = &memory {
+        Memory::open(p).map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", p.display()))?;
+    }
+    let make_bot: Box<dyn FnMut() -> Box<dyn Bot>> = Box::new(move || {
+        let mem = match &memory {
+            Some(p) => Memory::open(p),
+            None => Memory::in_memory(),
+        };
+        match mem {
+            Ok(m) => Box::new(Assistant::new(m, super::parser())) as Box<dyn Bot>,
+            Err(e) => {
+                eprintln!("error: memory: {e}; the bot will only listen");
+                Box::new(craftmate::agent::Listener::default())
+            }
+        }
+    });
     let mut session = Session::new(name, make_bot, colour);
     let mut out = std::io::stdout().lock();
     for line in session.banner() {

@@ -4,3 +4,6 @@
 
 pub mod disallowed;
 pub mod exact;
+pub mod manager;
+pub mod pending;
+pub mod say;

@@ -25,6 +25,9 @@ pub struct ScenarioFile {
     pub mobs: Vec<MobSpec>,
     #[serde(default)]
     pub steps: Vec<StepSpec>,
+    /// craftmate addition: which bot plays: "assistant" (default) or "listener" (hears chat,
+    /// never acts: for testing the harness itself).
+    pub bot: Option<String>,
     /// craftmate addition: this scenario is meant to fail at `step` (harness self-tests).
     pub expected_failure: Option<ExpectedFailure>,
 }

@@ -23,8 +23,17 @@ pub struct ScenarioError {
     pub message: String,
 }
 
+/// Which bot a scenario runs with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BotKind {
+    #[default]
+    Assistant,
+    Listener,
+}
+
 #[derive(Debug)]
 pub struct Scenario {
+    pub bot: BotKind,
     pub path: PathBuf,
     pub name: String,
     pub tags: Vec<String>,
@@ -222,7 +231,13 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
             Some((e.step, re))
         }
     };
+    let bot = match f.bot.as_deref() {
+        None | Some("assistant") => BotKind::Assistant,
+        Some("listener") => BotKind::Listener,
+        Some(other) => return Err(format!("field `bot`: unknown bot {other:?} (known: assistant, listener)")),
+    };
     Ok(Scenario {
+        bot,
         path: path.to_path_buf(),
         name: f.name,
         tags: f.tags,

@@ -8,7 +8,7 @@ pub mod load;
 pub mod report;
 pub mod run;
 
-pub use load::{Scenario, ScenarioError, collect_files, load};
+pub use load::{BotKind, Scenario, ScenarioError, collect_files, load};
 pub use run::{Outcome, run};
 
 use crate::agent::Bot;
@@ -21,7 +21,7 @@ use std::path::PathBuf;
 pub fn run_all(
     inputs: &[PathBuf],
     json: bool,
-    make_bot: &mut dyn FnMut() -> Box<dyn Bot>,
+    make_bot: &mut dyn FnMut(BotKind) -> Box<dyn Bot>,
     out: &mut dyn Write,
 ) -> std::io::Result<(usize, usize)> {
     let files = match collect_files(inputs) {
@@ -34,7 +34,7 @@ pub fn run_all(
     let (mut passed, mut failed) = (0, 0);
     for file in files {
         let outcome = match load(&file) {
-            Ok(s) => run(&s, make_bot().as_mut()),
+            Ok(s) => run(&s, make_bot(s.bot).as_mut()),
             Err(e) => {
                 failed += 1;
                 if json {

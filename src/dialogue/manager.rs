@@ -1,0 +1,260 @@
+//! The dialogue manager: every chat line goes through [`DialogueManager::handle`].
+//!
+//! 1. Disallowed words get a polite refusal and nothing else.
+//! 2. A question the bot asked this player (which one? are you sure?) takes the answer.
+//! 3. Otherwise a logical form comes from, in order: a scenario's `lf` override, the exact-match
+//!    table, the parser. Too little confidence counts as chit-chat, never as a command.
+//! 4. The form is routed by dialogue type: commands to the interpreter, questions to memory,
+//!    naming and feedback to memory updates, capabilities and chit-chat to canned lines.
+
+use super::disallowed::Disallowed;
+use super::exact::ExactTable;
+use super::pending::{self, ANSWER_TICKS, Pending, Waiting};
+use super::say;
+use crate::interpreter::actions::{self, Plan};
+use crate::interpreter::context::Turn;
+use crate::interpreter::problem::Problem;
+use crate::interpreter::recipe::Recipe;
+use crate::interpreter::{naming, questions};
+use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize};
+use crate::memory::Memory;
+use crate::parser::Parser;
+use crate::schematics;
+use crate::tasks::{Repeat, Task, TaskError, TaskMeta, TaskStack, Times};
+use crate::world::World;
+
+/// Longest chat the bot tries to understand; longer lines get a polite request to be brief.
+pub const MAX_CHAT_CHARS: usize = 500;
+
+pub struct DialogueManager {
+    pub disallowed: Disallowed,
+    pub exact: ExactTable,
+    pub parser: Option<Box<dyn Parser>>,
+    /// Parses less sure than this are treated as chit-chat.
+    pub min_confidence: f32,
+    pub limits: schematics::Limits,
+    overrides: Vec<(String, String, LogicalForm)>,
+    pending: Vec<Pending>,
+}
+
+impl DialogueManager {
+    pub fn new(parser: Option<Box<dyn Parser>>) -> DialogueManager {
+        DialogueManager {
+            disallowed: Disallowed::default_list(),
+            exact: ExactTable::default_table(),
+            parser,
+            min_confidence: 0.5,
+            limits: schematics::Limits::default(),
+            overrides: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Use `lf` when `speaker` says `text` (scenario `lf` steps).
+    pub fn expect_parse(&mut self, speaker: &str, text: &str, lf: LogicalForm) {
+        self.overrides.push((speaker.to_string(), normalize(text), lf));
+    }
+
+    /// Is the bot waiting for an answer from anyone?
+    pub fn is_waiting(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// Questions left unanswered too long are dropped, politely.
+    pub fn tick(&mut self, now: u64) -> Vec<String> {
+        let (expired, kept): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| now.saturating_sub(p.asked_tick) > ANSWER_TICKS);
+        self.pending = kept;
+        expired.into_iter().map(|p| format!("{}, never mind my question; I'll leave it for now.", p.speaker)).collect()
+    }
+
+    /// Handle one chat line; returns what to say.
+    pub fn handle(&mut self, speaker: &str, chat: &str, world: &dyn World, memory: &mut Memory, tasks: &mut TaskStack) -> Vec<String> {
+        let text = normalize(chat);
+        if text.is_empty() {
+            return vec!["Did you want something? Try \"what can you do\".".into()];
+        }
+        if chat.chars().count() > MAX_CHAT_CHARS {
+            return vec!["That's a lot to take in! Could you say it in a few words?".into()];
+        }
+        if self.disallowed.contains(&text) {
+            return vec![say::refusal(&text)];
+        }
+        let mut replies = Vec::new();
+        if let Some(i) = self.pending.iter().position(|p| p.speaker == speaker) {
+            let p = self.pending.remove(i);
+            let words = tokenize(&text);
+            match p.waiting {
+                Waiting::Confirm { chat, lf, plans } => match pending::yes_no(&words) {
+                    Some(true) => return self.execute(plans, speaker, &chat, &lf, world, tasks),
+                    Some(false) => return vec!["Okay, I won't.".into()],
+                    None => replies.push("I'll take that as a no.".into()),
+                },
+                Waiting::Which { chat, lf, choices } => match pending::choose(&words, &choices) {
+                    Some(k) => {
+                        let mut turn = Turn::new(speaker, &chat, world, memory);
+                        turn.prefer = Some(choices[k].id);
+                        return self.command(turn, &chat, &lf, tasks);
+                    }
+                    None if pending::yes_no(&words) == Some(false) => return vec!["Okay, never mind.".into()],
+                    None if self.understand(speaker, &text).is_some_and(|(lf, _)| lf.dialogue_type == DialogueType::HumanGiveCommand) => {
+                        replies.push("Okay, forget my question.".into());
+                    }
+                    None => {
+                        let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
+                        let again = format!("Sorry, which one? {}", labels.join(" or "));
+                        self.pending.push(Pending { speaker: speaker.to_string(), asked_tick: world.tick(), waiting: Waiting::Which { chat, lf, choices } });
+                        return vec![again];
+                    }
+                },
+            }
+        }
+        let Some((lf, confidence)) = self.understand(speaker, &text) else {
+            // No parser loaded and not a known line: answer as chit-chat, which points to help.
+            replies.push(say::chit_chat(&text));
+            return replies;
+        };
+        if confidence < self.min_confidence && lf.dialogue_type != DialogueType::Noop {
+            tracing::debug!(confidence, "parse too unsure; treating as chit-chat");
+            replies.push(format!("I'm not sure what you mean. {}", say::chit_chat(&text)));
+            return replies;
+        }
+        replies.extend(self.route(speaker, &text, &lf, world, memory, tasks));
+        replies
+    }
+
+    /// A logical form for the chat: override, exact table, then the parser.
+    fn understand(&self, speaker: &str, text: &str) -> Option<(LogicalForm, f32)> {
+        if let Some((_, _, lf)) = self.overrides.iter().rev().find(|(s, t, _)| s == speaker && t == text) {
+            return Some((lf.clone(), 1.0));
+        }
+        if let Some(lf) = self.exact.lookup(text) {
+            return Some((lf.clone(), 1.0));
+        }
+        self.parser.as_ref().map(|p| {
+            let parsed = p.parse(text);
+            (parsed.lf, parsed.confidence)
+        })
+    }
+
+    fn route(&mut self, speaker: &str, text: &str, lf: &LogicalForm, world: &dyn World, memory: &mut Memory, tasks: &mut TaskStack) -> Vec<String> {
+        match lf.dialogue_type {
+            DialogueType::HumanGiveCommand => {
+                let turn = Turn::new(speaker, text, world, memory);
+                self.command(turn, text, lf, tasks)
+            }
+            DialogueType::GetMemory => {
+                let mut turn = Turn::new(speaker, text, world, memory);
+                vec![questions::answer(&mut turn, lf, tasks)]
+            }
+            DialogueType::PutMemory => {
+                let last = tasks.history().last().map(|r| r.description.clone());
+                let mut turn = Turn::new(speaker, text, world, memory);
+                vec![naming::update(&mut turn, lf, last.as_deref())]
+            }
+            DialogueType::GetCapabilities | DialogueType::BotCapabilities => vec![say::capabilities(lf)],
+            _ => vec![say::chit_chat(text)],
+        }
+    }
+
+    fn command(&mut self, mut turn: Turn, text: &str, lf: &LogicalForm, tasks: &mut TaskStack) -> Vec<String> {
+        let speaker = turn.speaker.clone();
+        let world = turn.world;
+        match actions::command(&mut turn, lf, &self.limits) {
+            Ok(plans) => self.execute(plans, &speaker, text, lf, world, tasks),
+            Err(Problem::Say(s)) => vec![s],
+            Err(Problem::Which { question, choices }) => {
+                self.pending.push(Pending {
+                    speaker,
+                    asked_tick: world.tick(),
+                    waiting: Waiting::Which { chat: text.to_string(), lf: lf.clone(), choices },
+                });
+                vec![question]
+            }
+        }
+    }
+
+    /// Carry out plans in order (a yes/no question first when one asks for it).
+    fn execute(&mut self, plans: Vec<Plan>, speaker: &str, text: &str, lf: &LogicalForm, world: &dyn World, tasks: &mut TaskStack) -> Vec<String> {
+        // A confirmation anywhere holds back the whole command until the player answers.
+        if let Some(i) = plans.iter().position(|p| matches!(p, Plan::Confirm { .. })) {
+            let mut plans = plans;
+            let Plan::Confirm { question, plans: inner } = plans.remove(i) else { unreachable!() };
+            plans.splice(i..i, inner);
+            self.pending.push(Pending { speaker: speaker.to_string(), asked_tick: world.tick(), waiting: Waiting::Confirm { chat: text.to_string(), lf: lf.clone(), plans } });
+            return vec![question];
+        }
+        let meta = TaskMeta { speaker: Some(speaker.to_string()), chat: Some(text.to_string()), logical_form: Some(lf.to_json_value()) };
+        let mut replies = Vec::new();
+        // Tasks are pushed last-first so the first action runs first.
+        let mut to_push: Vec<(Box<dyn Task>, String)> = Vec::new();
+        for plan in plans {
+            match plan {
+                Plan::Push { recipe, times, label } => match make_task(&recipe, &times, &label, tasks.limits()) {
+                    Ok(task) => to_push.push((task, acknowledge(&recipe, &times, &label, speaker))),
+                    Err(e) => replies.push(e.to_string()),
+                },
+                Plan::Stop => replies.push(match tasks.stop() {
+                    Some(_) => match tasks.paused() {
+                        Some(d) => format!("Okay, I stopped {d}. Say \"resume\" to go on."),
+                        None => "Okay, I stopped.".into(),
+                    },
+                    None => "I'm not doing anything right now.".into(),
+                }),
+                Plan::Resume => replies.push(match tasks.resume() {
+                    Some(_) => format!("Resuming: {}.", tasks.current().unwrap_or_else(|| "my work".into())),
+                    None => "There's nothing to resume.".into(),
+                }),
+                Plan::Undo(kind) => {
+                    let Some(record) = tasks.last_undoable(kind) else {
+                        replies.push("There's nothing for me to undo.".into());
+                        continue;
+                    };
+                    let (id, description, n) = (record.id, record.description.clone(), record.changes.len());
+                    match tasks.undo(id, meta.clone()) {
+                        Ok(_) => replies.push(format!("Okay, undoing {description} ({n} block changes).")),
+                        Err(e) => replies.push(e.to_string()),
+                    }
+                }
+                Plan::Say(s) => replies.push(s),
+                Plan::Confirm { .. } => {}
+            }
+        }
+        for (task, ack) in to_push.into_iter().rev() {
+            match tasks.push_checked(task, meta.clone(), world) {
+                Ok(_) => replies.insert(0, ack),
+                Err(e) => replies.push(e.to_string()),
+            }
+        }
+        replies
+    }
+}
+
+/// The task for a recipe, looped as asked.
+fn make_task(recipe: &Recipe, times: &Times, label: &str, limits: &crate::tasks::Limits) -> Result<Box<dyn Task>, TaskError> {
+    match times {
+        Times::Count(1) => recipe.task(limits, 0),
+        t => {
+            let r = recipe.clone();
+            let l = limits.clone();
+            // Check the first round now, so a bad request fails at once rather than in the loop.
+            recipe.task(limits, 0)?;
+            Ok(Box::new(Repeat::new(recipe.kind(), label.to_string(), t.clone(), Box::new(move |round, _| r.task(&l, round)))))
+        }
+    }
+}
+
+fn acknowledge(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> String {
+    let what = match recipe {
+        Recipe::Build { .. } => format!("building {label}"),
+        Recipe::Follow(who) if who == speaker => "following you. Say \"stop\" when you want me to stop".into(),
+        Recipe::ComeHere(_) => "coming".into(),
+        _ => label.to_string(),
+    };
+    let how = match times {
+        Times::Count(1) => String::new(),
+        Times::Count(n) => format!(" ({n} times)"),
+        Times::Forever => " until you say stop".into(),
+        Times::Until(_) => " until I get there".into(),
+    };
+    format!("Okay, {what}{how}.")
+}

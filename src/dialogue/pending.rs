@@ -1,0 +1,84 @@
+//! The dialogue stack's entries: questions the bot asked and is waiting on. Each belongs to one
+//! player, so another player's chat never answers it, and each expires politely.
+
+use crate::interpreter::actions::Plan;
+use crate::interpreter::problem::Choice;
+use crate::logical_form::LogicalForm;
+
+/// How long the bot waits for an answer (30 seconds of game time).
+pub const ANSWER_TICKS: u64 = 600;
+
+pub enum Waiting {
+    /// "Which one: …?" — the answer picks a choice and the command runs again with it.
+    Which { chat: String, lf: LogicalForm, choices: Vec<Choice> },
+    /// "Are you sure? (yes/no)" — yes carries out the plans.
+    Confirm { chat: String, lf: LogicalForm, plans: Vec<Plan> },
+}
+
+pub struct Pending {
+    pub speaker: String,
+    pub asked_tick: u64,
+    pub waiting: Waiting,
+}
+
+const YES: &[&str] = &["yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "confirm", "certainly", "absolutely", "please", "correct", "do"];
+const NO: &[&str] = &["no", "n", "nope", "nah", "cancel", "don't", "do n't", "never", "stop", "wait", "abort"];
+
+/// A yes/no answer, if the chat is one.
+pub fn yes_no(words: &[String]) -> Option<bool> {
+    let first = words.first()?.as_str();
+    let joined = words.join(" ");
+    if NO.contains(&first) || joined.starts_with("do n't") || joined.starts_with("never mind") {
+        Some(false)
+    } else if YES.contains(&first) || joined.starts_with("go ahead") {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// Which choice an answer names: by its words ("the red one", "blue"), by order ("the first",
+/// "2", "the second one"), or `None`.
+pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
+    const ORDINALS: &[&[&str]] = &[&["first", "1", "1st", "one"], &["second", "2", "2nd", "two"], &["third", "3", "3rd", "three"], &["fourth", "4", "4th", "four"]];
+    let ignore = ["the", "a", "an", "one", "that", "this", "please", "i", "mean", "meant", "it", "is", "'s"];
+    let content: Vec<&String> = words.iter().filter(|w| !ignore.contains(&w.as_str())).collect();
+    // Score each choice by content words its label shares with the answer.
+    let scores: Vec<usize> = choices.iter().map(|c| content.iter().filter(|w| c.label.split_whitespace().any(|l| l == w.as_str())).count()).collect();
+    let best = *scores.iter().max()?;
+    if best > 0 && scores.iter().filter(|s| **s == best).count() == 1 {
+        return scores.iter().position(|s| *s == best);
+    }
+    for (i, names) in ORDINALS.iter().enumerate().take(choices.len()) {
+        if words.iter().any(|w| names.contains(&w.as_str())) {
+            return Some(i);
+        }
+    }
+    if words.iter().any(|w| w == "last") {
+        return Some(choices.len() - 1);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::tokenize;
+
+    fn c(label: &str, id: i64) -> Choice {
+        Choice { label: label.into(), id }
+    }
+
+    #[test]
+    fn answers_pick_choices() {
+        let choices = [c("the red tower", 1), c("the blue tower", 2)];
+        assert_eq!(choose(&tokenize("the blue one"), &choices), Some(1));
+        assert_eq!(choose(&tokenize("Red!"), &choices), Some(0));
+        assert_eq!(choose(&tokenize("the second"), &choices), Some(1));
+        assert_eq!(choose(&tokenize("the tower"), &choices), None, "both are towers");
+        assert_eq!(choose(&tokenize("build a house"), &choices), None);
+        assert_eq!(yes_no(&tokenize("Yes please")), Some(true));
+        assert_eq!(yes_no(&tokenize("don't do it")), Some(false));
+        assert_eq!(yes_no(&tokenize("build a house")), None);
+    }
+}

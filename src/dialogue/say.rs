@@ -1,0 +1,53 @@
+//! Things the bot says on its own: what it can do, and short friendly answers to chit-chat when
+//! no language model is configured. Lines vary (picked by the chat's text, so the same question
+//! gets the same answer — deterministic for tests — but different questions get different lines).
+
+use crate::logical_form::{CapabilityTopic, LogicalForm};
+use crate::schematics::known_shapes;
+
+fn pick<'a>(lines: &[&'a str], key: &str) -> &'a str {
+    let h = key.bytes().fold(2166136261u32, |h, b| (h ^ b as u32).wrapping_mul(16777619));
+    lines[h as usize % lines.len()]
+}
+
+/// "What can you do / build?"
+pub fn capabilities(lf: &LogicalForm) -> String {
+    let shapes = known_shapes();
+    let build = format!("I can build {} and {}", shapes[..shapes.len() - 1].join(", "), shapes[shapes.len() - 1]);
+    match lf.action_type {
+        Some(CapabilityTopic::Build) => format!("{build}, in any colour or material: try \"build a big red tower\"."),
+        _ => format!(
+            "I can build things (\"build a blue cube\"), destroy, dig and fill holes, move, follow you, spawn animals, dance, \
+             fetch items, undo, stop and resume, and answer questions about what I see and do. {build}."
+        ),
+    }
+}
+
+/// A reply to chat that is not a command, when no language model is set up.
+pub fn chit_chat(text: &str) -> String {
+    let t = text.to_lowercase();
+    if ["hello", "hi", "hey", "howdy", "yo", "greetings"].iter().any(|g| t.split_whitespace().next() == Some(g)) {
+        return pick(&["Hello! What shall we build?", "Hi there! Need a hand?", "Hey! I'm ready when you are."], &t).into();
+    }
+    if t.contains("your name") || t.contains("who are you") {
+        return "I'm craftmate, a building helper. Ask me to build, dig or fetch things.".into();
+    }
+    if t.contains("thank") {
+        return "You're welcome!".into();
+    }
+    pick(
+        &[
+            "I'm better with building than chatting! Try \"build a red tower\" or \"what can you do\".",
+            "Interesting! I mostly build, dig and fetch things — want me to make something?",
+            "I'm not sure what to say to that. Ask me \"what can you do\" to see how I can help.",
+            "Ha, I'll leave the talking to you. I can build, dig and move around though!",
+        ],
+        &t,
+    )
+    .into()
+}
+
+/// When the chat has disallowed words.
+pub fn refusal(text: &str) -> String {
+    pick(&["Let's keep it friendly, please. I won't act on that.", "I'd rather not respond to that. Let's keep chat kind."], text).into()
+}

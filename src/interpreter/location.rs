@@ -1,0 +1,181 @@
+//! Locations: "here", "there", "to my left", "5 steps in front of the house", "between the two
+//! towers", "at 10 5 -3". A location resolves to a block position plus what it was relative to,
+//! so a build placed "left of the house" can stand clear of the house.
+//!
+//! Frames: directions are taken in the speaker's frame ("to my left", "in front of the house"
+//! as the speaker sees it), except when the reference is the agent ("to your left"), which uses
+//! the agent's own heading.
+
+use super::context::Turn;
+use super::directions;
+use super::problem::{Problem, Result};
+use super::reference::{self, Referent, Want};
+use crate::logical_form::{FixedReference, Location, LocationArg, LocationType, RelativeDirection, Span};
+use crate::memory::query::location::coordinates;
+use crate::schematics::numbers::read_number;
+use crate::world::{BBox, Look, Pos, World};
+
+/// What the location is for: moving there, or putting something there. "Here" differs: come
+/// here means where I stand; build here means where I point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    Move,
+    Place,
+}
+
+/// A resolved location.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub pos: Pos,
+    /// The box the location was relative to (an object, a player's body), if any.
+    pub anchor: Option<BBox>,
+    /// The horizontal/vertical unit step of a direction, if one was given.
+    pub step: Option<Pos>,
+    /// How many steps were asked for ("5 steps"), if said.
+    pub steps: Option<i32>,
+    /// "near"/"around": anywhere close is fine.
+    pub near: bool,
+}
+
+impl Target {
+    pub fn at(pos: Pos) -> Target {
+        Target { pos, anchor: None, step: None, steps: None, near: false }
+    }
+}
+
+fn number_in(turn: &Turn, span: Option<Span>) -> Option<i32> {
+    let words = turn.words(span?);
+    (0..words.len()).find_map(|i| read_number(&words, i)).map(|(v, _)| v.clamp(-10_000, 10_000) as i32)
+}
+
+/// Where "there"/"that spot" points: the empty cell in front of the block the speaker looks at.
+fn look_spot(turn: &Turn) -> Option<Pos> {
+    turn.look_hit.map(|h| if h.before.y > h.block.y || !turn.world.block_at(h.block.up(1)).is_solid() { h.block.up(1) } else { h.before })
+}
+
+/// The default place for a build when none is said: where the speaker points if that is close,
+/// else a few steps in front of the speaker.
+pub fn default_place(turn: &Turn) -> Target {
+    if let Some(spot) = look_spot(turn) {
+        if spot.distance(turn.speaker_block()) <= 16.0 {
+            return Target::at(spot);
+        }
+    }
+    let f = directions::forward(turn.speaker_look);
+    Target::at(turn.speaker_block() + Pos::new(f.x * 3, 0, f.z * 3))
+}
+
+/// Resolve an action's `location`; `None` (no location given) is the caller's to default.
+pub fn resolve(turn: &mut Turn, loc: &LocationArg, purpose: Purpose) -> Result<Target> {
+    match loc {
+        LocationArg::Span(span) => {
+            let words = turn.words(*span);
+            match coordinates(&words) {
+                Some(p) => Ok(Target::at(p)),
+                None => coref(turn, &words, purpose),
+            }
+        }
+        LocationArg::Location(l) => resolve_location(turn, l, purpose),
+    }
+}
+
+/// "here"/"there" and other pointing words.
+fn coref(turn: &Turn, words: &[String], purpose: Purpose) -> Result<Target> {
+    let says_here = words.iter().any(|w| w == "here" || w == "me");
+    match (says_here, purpose) {
+        (true, Purpose::Move) => Ok(Target::at(turn.speaker_block())),
+        (true, Purpose::Place) => Ok(look_spot(turn).filter(|s| s.distance(turn.speaker_block()) <= 16.0).map(Target::at).unwrap_or_else(|| default_place(turn))),
+        (false, _) => match look_spot(turn) {
+            Some(s) => Ok(Target::at(s)),
+            None => Err(Problem::say("I can't tell where you mean. Look at the spot and say it again?")),
+        },
+    }
+}
+
+fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<Target> {
+    let dir = l.relative_direction;
+    // What the location is relative to, and whose frame its directions are in.
+    let (base, anchor, frame): (Pos, Option<BBox>, Look) = if dir == Some(RelativeDirection::Between) {
+        let (Some(a), Some(b)) = (&l.reference_object_1, &l.reference_object_2) else {
+            return Err(Problem::say("Between which two things?"));
+        };
+        let a = reference::resolve_one(turn, a, Want::Anything)?.pos().block();
+        let b = reference::resolve_one(turn, b, Want::Anything)?.pos().block();
+        (Pos::new((a.x + b.x).div_euclid(2), a.y.min(b.y), (a.z + b.z).div_euclid(2)), None, turn.speaker_look)
+    } else if let Some(r) = &l.reference_object {
+        let is_agent = r.fixed_reference() == Some(FixedReference::Agent);
+        let found = reference::resolve_one(turn, r, Want::Anything)?;
+        let frame = if is_agent { turn.world.agent_look() } else { turn.speaker_look };
+        match found {
+            Referent::Point(p) => (p, None, frame),
+            Referent::Memory { bbox, pos, .. } => (pos.block(), bbox, frame),
+        }
+    } else if l.contains_coreference.is_some() {
+        let words = l.text_span.map(|s| turn.words(s)).unwrap_or_else(|| turn.tokens.clone());
+        let t = coref(turn, &words, purpose)?;
+        (t.pos, None, turn.speaker_look)
+    } else {
+        match l.location_type {
+            Some(LocationType::AgentPos) => (turn.agent_pos(), None, turn.world.agent_look()),
+            Some(LocationType::SpeakerPos) => (turn.speaker_block(), None, turn.speaker_look),
+            // No reference: moves are relative to the agent ("move left"), placements to the
+            // speaker ("build a wall to the left").
+            _ if purpose == Purpose::Move => (turn.agent_pos(), None, turn.world.agent_look()),
+            _ => (turn.speaker_block(), None, turn.speaker_look),
+        }
+    };
+    let steps = number_in(turn, l.steps).or_else(|| number_in(turn, l.has_measure));
+    let mut t = Target { pos: base, anchor, step: None, steps, near: false };
+    match dir {
+        None | Some(RelativeDirection::Between) => {}
+        Some(RelativeDirection::Near | RelativeDirection::Around) => t.near = true,
+        Some(RelativeDirection::Inside) => {
+            if let Some(b) = anchor {
+                t.pos = Pos::new((b.min.x + b.max.x).div_euclid(2), b.min.y, (b.min.z + b.max.z).div_euclid(2));
+            }
+        }
+        Some(RelativeDirection::Away) => {
+            let from = turn.speaker_block();
+            let (dx, dz) = ((base.x - from.x).signum(), (base.z - from.z).signum());
+            let step = if dx == 0 && dz == 0 { directions::forward(turn.speaker_look) } else { Pos::new(dx, 0, dz) };
+            let n = steps.unwrap_or(8);
+            t.pos = base + Pos::new(step.x * n, 0, step.z * n);
+        }
+        Some(RelativeDirection::Outside) => {
+            // Just outside the thing, on the side facing the speaker.
+            let b = anchor.unwrap_or(BBox::new(base, base));
+            let f = directions::forward(turn.speaker_look);
+            t.pos = Pos::new(if f.x > 0 { b.min.x - 2 } else if f.x < 0 { b.max.x + 2 } else { base.x }, b.min.y, if f.z > 0 { b.min.z - 2 } else if f.z < 0 { b.max.z + 2 } else { base.z });
+        }
+        Some(d) => match directions::offset(d, frame) {
+            Some(step) => {
+                t.step = Some(step);
+                // Out of the anchor's box, then the asked number of steps (default 2 clear).
+                let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);
+                let n = steps.unwrap_or(if purpose == Purpose::Move { 3 } else { 2 });
+                let from = if anchor.is_some() { base } else { base };
+                t.pos = from + Pos::new(step.x * (clear + n), step.y * (clear + n), step.z * (clear + n));
+            }
+            None => t.near = true,
+        },
+    }
+    Ok(t)
+}
+
+/// How far from the box's centre its side lies along a unit step.
+fn extent_along(b: &BBox, step: Pos) -> i32 {
+    let s = b.size();
+    (step.x.abs() * s[0] + step.y.abs() * s[1] + step.z.abs() * s[2]) / 2
+}
+
+/// The y a thing stands on at column (x, z), searching around `y`: the first air above solid
+/// ground. Falls back to `y` when the column is all air or all solid in the window.
+pub fn ground(world: &dyn World, x: i32, z: i32, y: i32) -> i32 {
+    for yy in (y - 16..=y + 8).rev() {
+        let p = Pos::new(x, yy, z);
+        if world.block_at(p).is_solid() && !world.block_at(p.up(1)).is_solid() {
+            return yy + 1;
+        }
+    }
+    y
+}

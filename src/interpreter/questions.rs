@@ -1,0 +1,163 @@
+//! Questions (`GET_MEMORY`): answered from memory and the task stack only, never made up.
+//! "what are you doing", "what did you just do", "what is that", "where is the house", "how many
+//! red towers are there", "what colour is the cube", "how tall is that".
+
+use super::context::Turn;
+use super::describe;
+use super::directions;
+use crate::logical_form::{
+    Attribute, AttributeName, FixedText, Filters, LogicalForm, MemoryType, Output, OutputKind, Predicate, TextValue,
+};
+use crate::memory::{Answer, Value};
+use crate::tasks::TaskStack;
+use crate::world::{Pos, Vec3};
+
+/// The answer to a question, as one chat line.
+pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
+    let Some(filters) = &lf.filters else {
+        return "I'm not sure how to answer that. I can tell you what I'm doing, what I did, and about things around here.".into();
+    };
+    if filters.memory_type == Some(MemoryType::Tasks) {
+        return about_tasks(filters, tasks);
+    }
+    if filters.memory_type == Some(MemoryType::Agent) {
+        let p = turn.agent_pos();
+        return format!("I'm at {p}, {}.", relative(turn, p.feet()));
+    }
+    let attribute = match &filters.output {
+        Some(Output::Attribute(a)) => match &a.attribute {
+            Attribute::Name(n) => Some(*n),
+            _ => None,
+        },
+        _ => None,
+    };
+    let counting = matches!(filters.output, Some(Output::Kind(OutputKind::Count))) || turn.has_word("many");
+    // "what is that" with nothing remembered there: say what the block is.
+    let coref = filters.contains_coreference.is_some();
+    let result = match turn.memory.query(filters, &turn.query_ctx()) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!("question failed: {e}");
+            return "Sorry, I couldn't look that up.".into();
+        }
+    };
+    let what = asked_about(turn, filters);
+    if counting {
+        let n = match result.answer {
+            Answer::Count(n) => n,
+            _ => result.hits.len(),
+        };
+        return match n {
+            0 => format!("I don't see any {what}."),
+            1 => format!("I see 1 {what}."),
+            n => format!("I see {n} {}.", plural(&what)),
+        };
+    }
+    let Some(first) = result.hits.first() else {
+        if coref {
+            if let Some(hit) = turn.look_hit {
+                let b = turn.world.block_at(hit.block);
+                return format!("That's {}.", b.name().replace('_', " "));
+            }
+        }
+        return format!("I don't know of any {what}.");
+    };
+    let id = first.id;
+    let _ = turn.memory.attend(id, turn.tick);
+    let the = describe::the(turn.memory, id);
+    let value = match &result.answer {
+        Answer::Values(v) => v.first().cloned(),
+        _ => None,
+    };
+    let pos = first.pos.or(first.bbox.map(|b| super::reference::centre(&b))).unwrap_or_default();
+    match attribute {
+        Some(AttributeName::Location) => format!("{} is at {}, {}.", capital(&the), pos.block(), relative(turn, pos)),
+        Some(AttributeName::Colour) => match value {
+            Some(Value::Missing) | None => format!("I can't tell what colour {the} is."),
+            Some(v) => format!("{} is {}.", capital(&the), v.to_string().replace('_', " ")),
+        },
+        Some(AttributeName::Height) => match first.bbox {
+            Some(b) => format!("{} is {} blocks tall.", capital(&the), b.size()[1]),
+            None => format!("I can't tell how tall {the} is."),
+        },
+        Some(AttributeName::Width) | Some(AttributeName::Size) => match first.bbox {
+            Some(b) => {
+                let s = b.size();
+                format!("{} is {} wide, {} deep and {} tall.", capital(&the), s[0], s[2], s[1])
+            }
+            None => format!("I can't tell how big {the} is."),
+        },
+        Some(AttributeName::Tag) => {
+            let tags = turn.memory.values_of(id, "has_tag").unwrap_or_default();
+            if tags.is_empty() { format!("{} has no tags yet.", capital(&the)) } else { format!("{} is tagged {}.", capital(&the), tags.join(", ")) }
+        }
+        Some(AttributeName::BlockType) => {
+            let types = turn.memory.values_of(id, "has_block_type").unwrap_or_default();
+            if types.is_empty() { format!("I don't know what {the} is made of.") } else { format!("{} is made of {}.", capital(&the), types.join(" and ").replace('_', " ")) }
+        }
+        _ => format!("That's {the}, at {}.", pos.block()),
+    }
+}
+
+fn about_tasks(filters: &Filters, tasks: &TaskStack) -> String {
+    let running = filters.triples().iter().any(|t| matches!(t.obj_text, Some(TextValue::Fixed(ref f)) if f.fixed_value == FixedText::CurrentlyRunning));
+    if running {
+        return match (tasks.current(), tasks.paused()) {
+            (Some(now), _) => format!("I'm {now}."),
+            (None, Some(p)) => format!("Nothing right now; I stopped {p}. Say \"resume\" to go on."),
+            (None, None) => "Nothing right now. What should I do?".into(),
+        };
+    }
+    match tasks.history().last() {
+        Some(r) => match &r.outcome {
+            Some(o) => format!("Last I was {}: {o}", r.description),
+            None => format!("Last I was {}.", r.description),
+        },
+        None => "I haven't done anything yet.".into(),
+    }
+}
+
+/// What the question is about, in the player's words ("red towers" → "red tower").
+fn asked_about(turn: &Turn, filters: &Filters) -> String {
+    let mut words: Vec<String> = Vec::new();
+    for t in filters.triples() {
+        if matches!(t.pred_text, Predicate::HasColour | Predicate::HasName | Predicate::HasBlockType | Predicate::HasSize | Predicate::HasTag) {
+            if let Some(s) = t.obj_span() {
+                words.push(turn.text_of(s));
+            }
+        }
+    }
+    if words.is_empty() {
+        return "such thing".into();
+    }
+    // Names usually come last; keep the player's order otherwise, and singularise the last word.
+    let mut phrase = words.join(" ");
+    if phrase.ends_with('s') && !phrase.ends_with("ss") {
+        phrase.pop();
+    }
+    phrase
+}
+
+fn plural(w: &str) -> String {
+    if w.ends_with('s') || w.ends_with('x') || w.ends_with("ch") { format!("{w}es") } else { format!("{w}s") }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// "12 blocks north of you".
+fn relative(turn: &Turn, p: Vec3) -> String {
+    let me = turn.speaker_pos;
+    let (dx, dz) = (p.x - me.x, p.z - me.z);
+    let d = (dx * dx + dz * dz).sqrt();
+    if d < 2.0 {
+        return "right here".into();
+    }
+    let step = if dx.abs() > dz.abs() { Pos::new(dx.signum() as i32, 0, 0) } else { Pos::new(0, 0, dz.signum() as i32) };
+    format!("{:.0} blocks {} of you", d, directions::compass(step))
+}

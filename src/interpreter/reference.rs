@@ -1,0 +1,283 @@
+//! Reference objects: from "the red tower", "that", "alice", "where I'm looking", "0 64 0" to
+//! the things memory knows, or to plain positions.
+//!
+//! Three rules shape the answers players expect:
+//! - "that"/"it"/"this" is what the speaker looks at, else the last thing we talked about;
+//! - generic nouns ("thing", "structure", "it") never block a match the other words make unique;
+//! - when several things fit and nothing picks one, ask once ("Which one: …?") rather than guess
+//!   — a wrong guess could destroy somebody's house.
+
+use super::context::Turn;
+use super::describe;
+use super::problem::{Choice, Problem, Result};
+use crate::logical_form::{
+    Coreference, FixedReference, Filters, Predicate, QuantityKind, ReferenceObject, ReturnQuantity, SelectorArg,
+    Triple, WhereClause, WhereItem,
+};
+use crate::memory::query::location::coordinates;
+use crate::memory::{Hit, MemoryId, MemoryKind};
+use crate::world::{BBox, Pos, Vec3};
+
+/// What a command may act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Any remembered thing or place (move to it, look at it, ask about it).
+    Anything,
+    /// Things built of blocks (destroy, copy).
+    Blocks,
+    /// Holes (fill).
+    Holes,
+}
+
+impl Want {
+    fn accepts(self, kind: MemoryKind) -> bool {
+        match self {
+            Want::Anything => kind.is_reference_object(),
+            Want::Blocks => kind == MemoryKind::BlockObject,
+            Want::Holes => kind == MemoryKind::Hole,
+        }
+    }
+}
+
+/// Something a reference resolved to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Referent {
+    Memory { id: MemoryId, kind: MemoryKind, pos: Vec3, bbox: Option<BBox> },
+    Point(Pos),
+}
+
+impl Referent {
+    pub fn pos(&self) -> Vec3 {
+        match self {
+            Referent::Memory { pos, .. } => *pos,
+            Referent::Point(p) => p.feet(),
+        }
+    }
+
+    pub fn bbox(&self) -> BBox {
+        match self {
+            Referent::Memory { bbox: Some(b), .. } => *b,
+            _ => BBox::new(self.pos().block(), self.pos().block()),
+        }
+    }
+
+    pub fn id(&self) -> Option<MemoryId> {
+        match self {
+            Referent::Memory { id, .. } => Some(*id),
+            Referent::Point(_) => None,
+        }
+    }
+
+    pub fn kind(&self) -> Option<MemoryKind> {
+        match self {
+            Referent::Memory { kind, .. } => Some(*kind),
+            Referent::Point(_) => None,
+        }
+    }
+}
+
+/// Words that name no particular thing.
+const GENERIC: &[&str] = &[
+    "thing", "things", "object", "objects", "structure", "structures", "building", "buildings", "it", "one", "ones",
+    "stuff", "something", "this", "that", "these", "those", "creation", "construction", "item", "items", "there", "here",
+];
+
+fn is_generic(words: &[String]) -> bool {
+    !words.is_empty() && words.iter().all(|w| GENERIC.contains(&w.as_str()))
+}
+
+/// The filters with generic `has_name` triples removed; also says whether anything is left that
+/// actually constrains the search.
+fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool) {
+    fn keep(item: &WhereItem, turn: &Turn) -> bool {
+        match item {
+            WhereItem::Triple(t) => !(t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| is_generic(&turn.words(s)))),
+            _ => true,
+        }
+    }
+    let mut f = filters.clone();
+    if let Some(WhereClause::And(items)) = &mut f.where_clause {
+        items.retain(|i| keep(i, turn));
+        if items.is_empty() {
+            f.where_clause = None;
+        }
+    }
+    let constrained = f.where_clause.is_some() || f.selector.is_some() || f.location.is_some() || f.memory_type.is_some();
+    (f, constrained)
+}
+
+fn wants_all(filters: &Filters) -> bool {
+    match &filters.selector {
+        Some(SelectorArg::Kind(QuantityKind::All)) => true,
+        Some(SelectorArg::Selector(s)) => matches!(s.return_quantity, Some(ReturnQuantity::Kind(QuantityKind::All))),
+        _ => false,
+    }
+}
+
+/// The words a player used for this reference, for "I can't find …" replies.
+pub fn phrase(turn: &Turn, r: &ReferenceObject) -> String {
+    if let Some(s) = r.text_span {
+        return turn.text_of(s);
+    }
+    let names: Vec<String> = r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).map(|s| turn.text_of(s)).collect();
+    if names.is_empty() { "that".into() } else { names.join(" ") }
+}
+
+fn memory_referent(turn: &Turn, id: MemoryId) -> Result<Option<Referent>> {
+    let Some(o) = turn.memory.object(id)? else { return Ok(None) };
+    Ok(Some(Referent::Memory { id, kind: o.kind, pos: o.pos, bbox: Some(o.bbox) }))
+}
+
+pub fn centre(b: &BBox) -> Vec3 {
+    Vec3::new((b.min.x + b.max.x + 1) as f64 / 2.0, b.min.y as f64, (b.min.z + b.max.z + 1) as f64 / 2.0)
+}
+
+fn hit_referent(h: &Hit) -> Referent {
+    let pos = h.pos.unwrap_or_else(|| h.bbox.map(|b| centre(&b)).unwrap_or_default());
+    Referent::Memory { id: h.id, kind: h.kind, pos, bbox: h.bbox }
+}
+
+/// The thing the speaker looks at, if memory knows it and it is wanted.
+fn looked_at(turn: &Turn, want: Want) -> Result<Option<Referent>> {
+    let Some(hit) = turn.look_hit else { return Ok(None) };
+    match turn.memory.object_at(hit.block)? {
+        Some(id) => {
+            let r = memory_referent(turn, id)?;
+            Ok(r.filter(|r| r.kind().is_some_and(|k| want.accepts(k))))
+        }
+        None => Ok(None),
+    }
+}
+
+fn fixed(turn: &Turn, f: FixedReference) -> Result<Referent> {
+    match f {
+        FixedReference::Speaker => match turn.memory.player_id(&turn.speaker)? {
+            Some(id) => Ok(memory_referent(turn, id)?.unwrap_or(Referent::Point(turn.speaker_block()))),
+            None => Ok(Referent::Point(turn.speaker_block())),
+        },
+        FixedReference::Agent => Ok(Referent::Point(turn.agent_pos())),
+        FixedReference::SpeakerLook => match turn.look_hit {
+            Some(hit) => Ok(match turn.memory.object_at(hit.block)? {
+                Some(id) => memory_referent(turn, id)?.unwrap_or(Referent::Point(hit.block)),
+                None => Referent::Point(hit.block),
+            }),
+            None => Err(Problem::say("I can't tell what you're looking at.")),
+        },
+    }
+}
+
+/// Resolve a reference to what it names. Returns several referents only for "all …".
+pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<Referent>> {
+    if let Some(f) = r.fixed_reference() {
+        return fixed(turn, f).map(|x| vec![x]);
+    }
+    if let Some(span) = r.special_reference.as_ref().and_then(|s| s.coordinates()) {
+        return match coordinates(&turn.words(span)) {
+            Some(p) => Ok(vec![Referent::Point(p)]),
+            None => Err(Problem::say(format!("I couldn't read \"{}\" as x y z coordinates.", turn.text_of(span)))),
+        };
+    }
+    let mut filters = r.filters.clone().unwrap_or_default();
+    // Odd annotations put names straight on the reference object.
+    let mut extra: Vec<WhereItem> = Vec::new();
+    if let Some(span) = r.has_name {
+        extra.push(WhereItem::Triple(Triple::new(Predicate::HasName, span)));
+    }
+    extra.extend(r.triples.iter().flatten().cloned().map(WhereItem::Triple));
+    if !extra.is_empty() {
+        match &mut filters.where_clause {
+            Some(WhereClause::And(items)) => items.extend(extra),
+            _ => filters.where_clause = Some(WhereClause::And(extra)),
+        }
+    }
+    let coref = filters.contains_coreference.is_some() || r.contains_coreference == Some(Coreference::Yes);
+    let (filters, constrained) = without_generic(&filters, turn);
+
+    if !constrained {
+        // "that", "it", "this thing": the look first, then what we last talked about.
+        if let Some(found) = looked_at(turn, want)? {
+            attend(turn, &found);
+            return Ok(vec![found]);
+        }
+        let kinds: Vec<MemoryKind> = [MemoryKind::BlockObject, MemoryKind::Hole, MemoryKind::Mob, MemoryKind::Player, MemoryKind::Location]
+            .into_iter()
+            .filter(|k| want.accepts(*k))
+            .collect();
+        if let Some(id) = turn.memory.last_attended(&kinds)? {
+            if let Some(found) = memory_referent(turn, id)? {
+                attend(turn, &found);
+                return Ok(vec![found]);
+            }
+        }
+        return Err(Problem::say(if coref {
+            "I'm not sure what you mean by that. Look at it and tell me again?"
+        } else {
+            "I'm not sure which thing you mean."
+        }));
+    }
+
+    let result = turn.memory.query(&filters, &turn.query_ctx())?;
+    let hits: Vec<&Hit> = result.hits.iter().filter(|h| want.accepts(h.kind)).collect();
+    if hits.is_empty() {
+        let what = phrase(turn, r);
+        return Err(Problem::say(match want {
+            Want::Holes => format!("I can't find a hole like \"{what}\"."),
+            _ => format!("I can't find \"{what}\"."),
+        }));
+    }
+    if wants_all(&filters) {
+        let all: Vec<Referent> = hits.iter().map(|h| hit_referent(h)).collect();
+        all.iter().for_each(|x| attend(turn, x));
+        return Ok(all);
+    }
+    // One clear pick: coreference, a selector, what the speaker looks at, or a single match.
+    let look_pick = turn.look_hit.and_then(|lh| hits.iter().find(|h| h.bbox.is_some_and(|b| b.contains(lh.block))));
+    let preferred = turn.prefer.and_then(|id| hits.iter().find(|h| h.id == id));
+    let pick = if let Some(h) = preferred {
+        Some(*h)
+    } else if let Some(h) = look_pick {
+        Some(*h)
+    } else if coref || filters.selector.is_some() || hits.len() == 1 {
+        Some(hits[0])
+    } else {
+        None
+    };
+    if let Some(h) = pick {
+        let found = hit_referent(h);
+        attend(turn, &found);
+        return Ok(vec![found]);
+    }
+    Err(which(turn, &hits))
+}
+
+/// "Which one: the red tower or the blue tower?"
+fn which(turn: &Turn, hits: &[&Hit]) -> Problem {
+    let mut choices: Vec<Choice> = hits.iter().take(4).map(|h| Choice { label: describe::the(turn.memory, h.id), id: h.id }).collect();
+    // Same words for two things: tell them apart by place.
+    let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
+    for (c, h) in choices.iter_mut().zip(hits) {
+        if labels.iter().filter(|l| **l == c.label).count() > 1 {
+            let p = h.bbox.map(|b| b.min).or(h.pos.map(|p| p.block())).unwrap_or_default();
+            c.label = format!("{} at {p}", c.label);
+        }
+    }
+    let names: Vec<&str> = choices.iter().map(|c| c.label.as_str()).collect();
+    let list = match names.as_slice() {
+        [a, b] => format!("{a} or {b}"),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    Problem::Which { question: format!("Which one: {list}?"), choices }
+}
+
+fn attend(turn: &mut Turn, r: &Referent) {
+    if let Some(id) = r.id() {
+        let _ = turn.memory.attend(id, turn.tick);
+    }
+}
+
+/// Resolve a reference that must name exactly one thing.
+pub fn resolve_one(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Referent> {
+    let mut all = resolve(turn, r, want)?;
+    Ok(all.remove(0))
+}
