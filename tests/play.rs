@@ -57,3 +57,47 @@ fn bad_input_gets_clear_answers_not_crashes() {
     assert!(lines.iter().any(|l| l.starts_with("* could not load /no/such/file")));
     assert!(lines.iter().any(|l| l.contains("/tp X Y Z")), "help is printed at the end");
 }
+
+fn play_with(args: &[&str], input: &str) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).lines().map(String::from).collect()
+}
+
+#[test]
+fn talking_to_the_bot() {
+    let lines = play_with(&["play", "--name", "alice"], "/tp 6 5 0\ncome here\n/where\nwhat are you doing\nwhat can you build\n");
+    let said: Vec<&String> = lines.iter().filter(|l| l.starts_with("<craftmate>")).collect();
+    assert!(said.iter().any(|l| l.contains("Here I am")), "{lines:?}");
+    let where_line = lines.iter().find(|l| l.starts_with("* you are at (6, 5, 0), the bot is at")).unwrap();
+    let dist: f64 = where_line.split('(').nth(3).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(dist <= 2.5, "the bot came within reach: {where_line}");
+    assert!(said.iter().any(|l| l.contains("Nothing right now")), "{lines:?}");
+    assert!(said.iter().any(|l| l.contains("pyramid")), "{lines:?}");
+}
+
+#[test]
+fn memory_file_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let world = dir.path().join("world.json");
+    let db_s = db.to_str().unwrap();
+    // First run: a tower appears, the bot is told its name, the world is saved.
+    play_with(&["play", "--memory", db_s], &format!("/fill 0 5 4 0 9 4 red_wool\n/lookat 0 7 4\n/tick 2\n/save {}\n", world.display()));
+    // Second run: the bot still knows the tower (it was perceived and stored in the file).
+    let lines = play_with(&["play", "--memory", db_s], &format!("/load {}\n/tick 2\n/memory\n", world.display()));
+    assert!(lines.iter().any(|l| l.starts_with("* #") && l.contains("red")), "{lines:?}");
+    // A damaged memory file is refused with a clear error and left alone.
+    std::fs::write(&db, b"this is not a database").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_craftmate")).args(["play", "--memory", db_s]).stdin(Stdio::null()).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bot.db"));
+    assert_eq!(std::fs::read(&db).unwrap(), b"this is not a database");
+}
