@@ -205,7 +205,12 @@ fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block)> {
         let b = footprint(centre, y);
         let bodies = [turn.speaker_block(), turn.agent_pos()];
         let blocked = bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1)))
-            || t.anchor.is_some_and(|a| a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z && a.min.y <= b.max.y && b.min.y <= a.max.y);
+            || t.anchor.is_some_and(|a| {
+                // Beside a thing means beside it: standing on its top (the ground under a
+                // pillar is its top) overlaps it too, unless the direction was up or down.
+                let xz = a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z;
+                xz && (!vertical || (a.min.y <= b.max.y && b.min.y <= a.max.y))
+            });
         if !blocked {
             return sch.translated(b.min);
         }
@@ -558,4 +563,27 @@ fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let found = reference::resolve_one(turn, r, Want::Anything)?;
     let label = found.id().map(|id| describe::the(turn.memory, id)).unwrap_or_else(|| "that".into());
     Ok(push(Recipe::Get { at: found.pos().block(), label: label.clone() }, Times::Count(1), format!("getting {label}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Memory;
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Actor, Look, Vec3};
+
+    #[test]
+    fn near_a_pillar_is_beside_it_not_on_top() {
+        let mut w = EmbeddedWorld::flat();
+        let pillar = BBox::new(Pos::new(-8, 5, 10), Pos::new(-8, 10, 10));
+        w.fill_by(pillar, Block::from_name("blue_wool").unwrap(), Actor::World);
+        w.add_player("alice", Vec3::new(0.5, 5.0, 0.5), Look::new(0.0, 0.0));
+        let mut memory = Memory::in_memory().unwrap();
+        let turn = Turn::new("alice", "build a cube near the pillar", &w, &mut memory);
+        let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("red_wool").unwrap())));
+        let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true };
+        let blocks = place(&turn, &cube, &target);
+        assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
+        assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");
+    }
 }
