@@ -179,6 +179,8 @@ fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let tolerance = match (t.near, t.anchor, t.step) {
         (_, Some(b), None) => b.size()[0].max(b.size()[2]) / 2 + 2,
         (true, _, _) => 2,
+        // "walk 4 steps forward": a counted walk ends exactly that many steps away.
+        (false, None, Some(_)) if t.steps.is_some() => 0,
         _ => 1,
     };
     Ok(push(Recipe::MoveTo { pos, tolerance, label: String::new() }, times, format!("going to {pos}")))
@@ -585,5 +587,28 @@ mod tests {
         let blocks = place(&turn, &cube, &target);
         assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
         assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");
+    }
+
+    #[test]
+    fn counted_steps_walk_exactly_that_far() {
+        let mut w = EmbeddedWorld::flat();
+        w.add_player("alice", Vec3::new(8.5, 5.0, 0.5), Look::new(0.0, 0.0));
+        w.set_agent_pos(Pos::new(0, 5, 6));
+        let mut memory = Memory::in_memory().unwrap();
+        let text = "walk 4 steps forward";
+        let lf = LogicalForm::from_json_str(
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"relative_direction": "FRONT",
+              "reference_object": {"special_reference": {"fixed_value": "AGENT"}}, "steps": [0, [1, 1]], "text_span": [0, [1, 3]]}}]}"#,
+        )
+        .unwrap();
+        let mut turn = Turn::new("alice", text, &w, &mut memory);
+        let plans = command(&mut turn, &lf, &schematics::Limits::default()).unwrap();
+        match &plans[0] {
+            Plan::Push { recipe: Recipe::MoveTo { pos, tolerance, .. }, .. } => {
+                assert_eq!(*tolerance, 0, "4 steps means 4, not 3");
+                assert_eq!((pos.x, pos.z), (0, 10), "forward of an agent facing south is +z");
+            }
+            other => panic!("expected a move, got {other:?}"),
+        }
     }
 }
