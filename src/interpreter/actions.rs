@@ -473,6 +473,17 @@ fn angle(turn: &Turn, a: &Angle) -> Option<f32> {
     }
 }
 
+/// Minecraft's yaw for a compass heading: south 0, west 90, north 180, east −90.
+fn compass_yaw(word: &str) -> Option<f32> {
+    match word {
+        "south" | "southward" | "southwards" => Some(0.0),
+        "west" | "westward" | "westwards" => Some(90.0),
+        "north" | "northward" | "northwards" => Some(180.0),
+        "east" | "eastward" | "eastwards" => Some(-90.0),
+        _ => None,
+    }
+}
+
 fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let Some(d) = &a.dance_type else {
         return Ok(push(Recipe::Dance(DanceSpec::Named { name: "dance".into(), around: None }), times, "dancing"));
@@ -485,7 +496,12 @@ fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
             let p = target.pos.center();
             return Ok(push(Recipe::Dance(DanceSpec::LookAt(p)), times, "looking"));
         }
-        let by = if let Some(y) = &t.relative_yaw {
+        // "face north": the annotations write compass faces as relative yaws ("0", "90"), which
+        // would turn by that much from wherever the bot faces; a compass word is a heading.
+        let compass = turn.tokens.iter().find_map(|w| compass_yaw(w));
+        let by = if let (Some(yaw), None) = (compass, t.yaw) {
+            TurnBy::Absolute { yaw: Some(yaw), pitch: None }
+        } else if let Some(y) = &t.relative_yaw {
             let deg = angle(turn, y).unwrap_or(90.0);
             // Positive yaw turns right; "left" flips the sign unless the number already did.
             let deg = if left && deg > 0.0 { -deg } else { deg };
@@ -609,6 +625,25 @@ mod tests {
                 assert_eq!((pos.x, pos.z), (0, 10), "forward of an agent facing south is +z");
             }
             other => panic!("expected a move, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn face_a_compass_direction_is_a_heading_not_a_turn() {
+        let w = EmbeddedWorld::flat();
+        let mut memory = Memory::in_memory().unwrap();
+        for (text, yaw) in [("face north", 180.0), ("face east", -90.0)] {
+            let rel = if yaw > 0.0 { "0" } else { "90" };
+            let lf = LogicalForm::from_json_str(&format!(
+                r#"{{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{{"action_type": "DANCE", "dance_type": {{"look_turn": {{"relative_yaw": {{"fixed_value": "{rel}"}}}}}}}}]}}"#
+            ))
+            .unwrap();
+            let mut turn = Turn::new("alice", text, &w, &mut memory);
+            let plans = command(&mut turn, &lf, &schematics::Limits::default()).unwrap();
+            match &plans[0] {
+                Plan::Push { recipe: Recipe::Dance(DanceSpec::Head(TurnBy::Absolute { yaw: Some(y), pitch: None })), .. } => assert_eq!(*y, yaw, "{text}"),
+                other => panic!("{text}: expected an absolute heading, got {other:?}"),
+            }
         }
     }
 }
