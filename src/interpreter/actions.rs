@@ -179,6 +179,8 @@ fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let tolerance = match (t.near, t.anchor, t.step) {
         (_, Some(b), None) => b.size()[0].max(b.size()[2]) / 2 + 2,
         (true, _, _) => 2,
+        // "walk 4 steps forward": a counted walk ends exactly that many steps away.
+        (false, None, Some(_)) if t.steps.is_some() => 0,
         _ => 1,
     };
     Ok(push(Recipe::MoveTo { pos, tolerance, label: String::new() }, times, format!("going to {pos}")))
@@ -205,7 +207,12 @@ fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block)> {
         let b = footprint(centre, y);
         let bodies = [turn.speaker_block(), turn.agent_pos()];
         let blocked = bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1)))
-            || t.anchor.is_some_and(|a| a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z && a.min.y <= b.max.y && b.min.y <= a.max.y);
+            || t.anchor.is_some_and(|a| {
+                // Beside a thing means beside it: standing on its top (the ground under a
+                // pillar is its top) overlaps it too, unless the direction was up or down.
+                let xz = a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z;
+                xz && (!vertical || (a.min.y <= b.max.y && b.min.y <= a.max.y))
+            });
         if !blocked {
             return sch.translated(b.min);
         }
@@ -466,6 +473,17 @@ fn angle(turn: &Turn, a: &Angle) -> Option<f32> {
     }
 }
 
+/// Minecraft's yaw for a compass heading: south 0, west 90, north 180, east −90.
+fn compass_yaw(word: &str) -> Option<f32> {
+    match word {
+        "south" | "southward" | "southwards" => Some(0.0),
+        "west" | "westward" | "westwards" => Some(90.0),
+        "north" | "northward" | "northwards" => Some(180.0),
+        "east" | "eastward" | "eastwards" => Some(-90.0),
+        _ => None,
+    }
+}
+
 fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let Some(d) = &a.dance_type else {
         return Ok(push(Recipe::Dance(DanceSpec::Named { name: "dance".into(), around: None }), times, "dancing"));
@@ -478,7 +496,12 @@ fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
             let p = target.pos.center();
             return Ok(push(Recipe::Dance(DanceSpec::LookAt(p)), times, "looking"));
         }
-        let by = if let Some(y) = &t.relative_yaw {
+        // "face north": the annotations write compass faces as relative yaws ("0", "90"), which
+        // would turn by that much from wherever the bot faces; a compass word is a heading.
+        let compass = turn.tokens.iter().find_map(|w| compass_yaw(w));
+        let by = if let (Some(yaw), None) = (compass, t.yaw) {
+            TurnBy::Absolute { yaw: Some(yaw), pitch: None }
+        } else if let Some(y) = &t.relative_yaw {
             let deg = angle(turn, y).unwrap_or(90.0);
             // Positive yaw turns right; "left" flips the sign unless the number already did.
             let deg = if left && deg > 0.0 { -deg } else { deg };
@@ -558,4 +581,69 @@ fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let found = reference::resolve_one(turn, r, Want::Anything)?;
     let label = found.id().map(|id| describe::the(turn.memory, id)).unwrap_or_else(|| "that".into());
     Ok(push(Recipe::Get { at: found.pos().block(), label: label.clone() }, Times::Count(1), format!("getting {label}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Memory;
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Actor, Look, Vec3};
+
+    #[test]
+    fn near_a_pillar_is_beside_it_not_on_top() {
+        let mut w = EmbeddedWorld::flat();
+        let pillar = BBox::new(Pos::new(-8, 5, 10), Pos::new(-8, 10, 10));
+        w.fill_by(pillar, Block::from_name("blue_wool").unwrap(), Actor::World);
+        w.add_player("alice", Vec3::new(0.5, 5.0, 0.5), Look::new(0.0, 0.0));
+        let mut memory = Memory::in_memory().unwrap();
+        let turn = Turn::new("alice", "build a cube near the pillar", &w, &mut memory);
+        let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("red_wool").unwrap())));
+        let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true };
+        let blocks = place(&turn, &cube, &target);
+        assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
+        assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");
+    }
+
+    #[test]
+    fn counted_steps_walk_exactly_that_far() {
+        let mut w = EmbeddedWorld::flat();
+        w.add_player("alice", Vec3::new(8.5, 5.0, 0.5), Look::new(0.0, 0.0));
+        w.set_agent_pos(Pos::new(0, 5, 6));
+        let mut memory = Memory::in_memory().unwrap();
+        let text = "walk 4 steps forward";
+        let lf = LogicalForm::from_json_str(
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"relative_direction": "FRONT",
+              "reference_object": {"special_reference": {"fixed_value": "AGENT"}}, "steps": [0, [1, 1]], "text_span": [0, [1, 3]]}}]}"#,
+        )
+        .unwrap();
+        let mut turn = Turn::new("alice", text, &w, &mut memory);
+        let plans = command(&mut turn, &lf, &schematics::Limits::default()).unwrap();
+        match &plans[0] {
+            Plan::Push { recipe: Recipe::MoveTo { pos, tolerance, .. }, .. } => {
+                assert_eq!(*tolerance, 0, "4 steps means 4, not 3");
+                assert_eq!((pos.x, pos.z), (0, 10), "forward of an agent facing south is +z");
+            }
+            other => panic!("expected a move, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn face_a_compass_direction_is_a_heading_not_a_turn() {
+        let w = EmbeddedWorld::flat();
+        let mut memory = Memory::in_memory().unwrap();
+        for (text, yaw) in [("face north", 180.0), ("face east", -90.0)] {
+            let rel = if yaw > 0.0 { "0" } else { "90" };
+            let lf = LogicalForm::from_json_str(&format!(
+                r#"{{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{{"action_type": "DANCE", "dance_type": {{"look_turn": {{"relative_yaw": {{"fixed_value": "{rel}"}}}}}}}}]}}"#
+            ))
+            .unwrap();
+            let mut turn = Turn::new("alice", text, &w, &mut memory);
+            let plans = command(&mut turn, &lf, &schematics::Limits::default()).unwrap();
+            match &plans[0] {
+                Plan::Push { recipe: Recipe::Dance(DanceSpec::Head(TurnBy::Absolute { yaw: Some(y), pitch: None })), .. } => assert_eq!(*y, yaw, "{text}"),
+                other => panic!("{text}: expected an absolute heading, got {other:?}"),
+            }
+        }
+    }
 }
