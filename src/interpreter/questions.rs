@@ -64,7 +64,7 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     };
     let id = first.id;
     let _ = turn.memory.attend(id, turn.tick);
-    let the = describe::the(turn.memory, id);
+    let the = describe::the_for(turn.memory, id, &turn.tokens);
     let value = match &result.answer {
         Answer::Values(v) => v.first().cloned(),
         _ => None,
