@@ -31,7 +31,7 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     let Some(id) = found.id() else {
         return "I can only remember names for things I can see, like something built or a player.".into();
     };
-    let before = describe::the(turn.memory, id);
+    let before = describe::the_for(turn.memory, id, &turn.tokens);
     let mut told = Vec::new();
     for t in &triples {
         let Some(span) = t.obj_span() else { continue };

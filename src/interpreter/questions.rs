@@ -34,7 +34,9 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     let counting = matches!(filters.output, Some(Output::Kind(OutputKind::Count))) || turn.has_word("many");
     // "what is that" with nothing remembered there: say what the block is.
     let coref = filters.contains_coreference.is_some();
-    let result = match turn.memory.query(filters, &turn.query_ctx()) {
+    // "the tall thing", "that structure": generic nouns never block a match the other words make.
+    let (specific, _) = super::reference::without_generic(filters, turn);
+    let result = match turn.memory.query(&specific, &turn.query_ctx()) {
         Ok(r) => r,
         Err(e) => {
             tracing::warn!("question failed: {e}");
@@ -160,4 +162,39 @@ fn relative(turn: &Turn, p: Vec3) -> String {
     }
     let step = if dx.abs() > dz.abs() { Pos::new(dx.signum() as i32, 0, 0) } else { Pos::new(0, 0, dz.signum() as i32) };
     format!("{:.0} blocks {} of you", d, directions::compass(step))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::validate_json;
+    use crate::memory::fixture::Fixture;
+
+    fn ask(f: &mut Fixture, text: &str, json: &str) -> String {
+        let lf = validate_json(text, json).expect("a valid form");
+        let mut turn = Turn::new("alice", text, &f.world, &mut f.memory);
+        answer(&mut turn, &lf, &TaskStack::default())
+    }
+
+    #[test]
+    fn generic_nouns_do_not_block_an_answer() {
+        let mut f = Fixture::new();
+        let a = ask(
+            &mut f,
+            "what colour is the yellow thing",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "COLOUR"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [4, 4]]}, {"pred_text": "has_name", "obj_text": [0, [5, 5]]}]}}}"#,
+        );
+        assert_eq!(a, "The yellow cube is yellow.");
+    }
+
+    #[test]
+    fn answers_use_the_players_shape_word() {
+        let mut f = Fixture::new();
+        let a = ask(
+            &mut f,
+            "how tall is the blue tower",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "HEIGHT"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [4, 4]]}, {"pred_text": "has_name", "obj_text": [0, [5, 5]]}]}}}"#,
+        );
+        assert_eq!(a, "The blue tower is 5 blocks tall.");
+    }
 }

@@ -88,7 +88,7 @@ fn is_generic(words: &[String]) -> bool {
 
 /// The filters with generic `has_name` triples removed; also says whether anything is left that
 /// actually constrains the search.
-fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool) {
+pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool) {
     fn keep(item: &WhereItem, turn: &Turn) -> bool {
         match item {
             WhereItem::Triple(t) => !(t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| is_generic(&turn.words(s)))),
