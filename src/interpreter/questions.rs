@@ -55,7 +55,19 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             n => format!("I see {n} {}.", plural(&what)),
         };
     }
-    let Some(first) = result.hits.first() else {
+    // "What is that": never the speaker themself, and never something away from where the
+    // speaker looks when the look lands on a block (the ground under a player's own feet is "that
+    // grass", not the player).
+    let mut hits: Vec<&crate::memory::Hit> = result.hits.iter().collect();
+    if coref {
+        let me = turn.memory.player_id(&turn.speaker).ok().flatten();
+        hits.retain(|h| Some(h.id) != me);
+        if let Some(look) = turn.look_hit {
+            let t = look.block.center();
+            hits.retain(|h| near_look(h, t));
+        }
+    }
+    let Some(first) = hits.first().copied() else {
         if coref {
             if let Some(hit) = turn.look_hit {
                 let b = turn.world.block_at(hit.block);
@@ -98,6 +110,20 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             if types.is_empty() { format!("I don't know what {the} is made of.") } else { format!("{} is made of {}.", capital(&the), types.join(" and ").replace('_', " ")) }
         }
         _ => format!("That's {the}, at {}.", pos.block()),
+    }
+}
+
+/// Is a hit where the speaker looks (within a block and a half of the looked-at block)?
+fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {
+    const SLACK: f64 = 1.5;
+    match (h.bbox, h.pos) {
+        (Some(b), _) => {
+            let d = |v: f64, lo: i32, hi: i32| (lo as f64 - v).max(v - (hi + 1) as f64).max(0.0);
+            let (dx, dy, dz) = (d(t.x, b.min.x, b.max.x), d(t.y, b.min.y, b.max.y), d(t.z, b.min.z, b.max.z));
+            (dx * dx + dy * dy + dz * dz).sqrt() <= SLACK
+        }
+        (None, Some(p)) => ((p.x - t.x).powi(2) + (p.y - t.y).powi(2) + (p.z - t.z).powi(2)).sqrt() <= SLACK + 1.0,
+        (None, None) => true,
     }
 }
 
@@ -196,5 +222,19 @@ mod tests {
             r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "HEIGHT"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [4, 4]]}, {"pred_text": "has_name", "obj_text": [0, [5, 5]]}]}}}"#,
         );
         assert_eq!(a, "The blue tower is 5 blocks tall.");
+    }
+
+    #[test]
+    fn what_is_that_on_the_ground_is_the_block_not_the_speaker() {
+        let mut f = Fixture::new();
+        let what = r#"{"dialogue_type": "GET_MEMORY", "filters": {"contains_coreference": "yes", "output": {"attribute": "NAME"}}}"#;
+        // Alice looks down at the grass by her own feet.
+        f.world.player_mut("alice").expect("alice").look = crate::world::Look::new(0.0, 70.0);
+        assert_eq!(ask(&mut f, "what is that", what), "That's grass block.");
+        // Looking at the red tower (5, 5..10, 5) from (0.5, 5, 2.5): face east-ish and level.
+        let p = f.world.player_mut("alice").expect("alice");
+        p.pos = crate::world::Vec3::new(0.5, 5.0, 5.5);
+        p.look = crate::world::Look::new(-90.0, 0.0);
+        assert!(ask(&mut f, "what is that", what).starts_with("That's the red "), "the tower");
     }
 }
