@@ -83,7 +83,13 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         Answer::Values(v) => v.first().cloned(),
         _ => None,
     };
-    let pos = first.pos.or(first.bbox.map(|b| super::reference::centre(&b))).unwrap_or_default();
+    // Built things and holes are "at" the middle of their footprint, on the ground they stand on
+    // (their centroid floats in the air); players and mobs at their feet.
+    let footprint = matches!(first.kind, crate::memory::MemoryKind::BlockObject | crate::memory::MemoryKind::Hole);
+    let pos = match (footprint, first.bbox) {
+        (true, Some(b)) => super::reference::centre(&b),
+        _ => first.pos.or(first.bbox.map(|b| super::reference::centre(&b))).unwrap_or_default(),
+    };
     match attribute {
         Some(AttributeName::Location) => format!("{} is at {}, {}.", capital(&the), pos.block(), relative(turn, pos)),
         Some(AttributeName::Colour) => match value {
@@ -236,5 +242,17 @@ mod tests {
         p.pos = crate::world::Vec3::new(0.5, 5.0, 5.5);
         p.look = crate::world::Look::new(-90.0, 0.0);
         assert!(ask(&mut f, "what is that", what).starts_with("That's the red "), "the tower");
+    }
+
+    #[test]
+    fn where_is_a_building_is_its_footprint_on_the_ground() {
+        let mut f = Fixture::new();
+        // The yellow cube fills (12..14, 5..7, -2..0): its middle on the ground is (13, 5, -1).
+        let a = ask(
+            &mut f,
+            "where is the yellow cube",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "LOCATION"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [3, 3]]}, {"pred_text": "has_name", "obj_text": [0, [4, 4]]}]}}}"#,
+        );
+        assert!(a.starts_with("The yellow cube is at (13, 5, -1), "), "{a}");
     }
 }
