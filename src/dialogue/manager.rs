@@ -13,7 +13,7 @@ use super::pending::{self, ANSWER_TICKS, Pending, Waiting};
 use super::say;
 use crate::interpreter::actions::{self, Plan};
 use crate::interpreter::context::Turn;
-use crate::interpreter::problem::Problem;
+use crate::interpreter::problem::{Choice, Problem};
 use crate::interpreter::recipe::Recipe;
 use crate::interpreter::{naming, questions};
 use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize};
@@ -89,7 +89,7 @@ impl DialogueManager {
                     Some(false) => return vec!["Okay, I won't.".into()],
                     None => replies.push("I'll take that as a no.".into()),
                 },
-                Waiting::Which { chat, lf, choices } => match pending::choose(&words, &choices) {
+                Waiting::Which { chat, lf, choices } => match pending::choose(&words, &choices).or_else(|| looked_choice(speaker, &text, &choices, world, memory)) {
                     Some(k) => {
                         let mut turn = Turn::new(speaker, &chat, world, memory);
                         turn.prefer = Some(choices[k].id);
@@ -227,6 +227,18 @@ impl DialogueManager {
         }
         replies
     }
+}
+
+/// "That one" / "this one": the choice the speaker is looking at, if any.
+fn looked_choice(speaker: &str, text: &str, choices: &[Choice], world: &dyn World, memory: &mut Memory) -> Option<usize> {
+    let words = tokenize(text);
+    let pointing = words.iter().any(|w| matches!(w.as_str(), "that" | "this" | "it" | "there" | "here"));
+    if !pointing || words.len() > 4 {
+        return None;
+    }
+    let turn = Turn::new(speaker, text, world, memory);
+    let id = turn.memory.object_at(turn.look_hit?.block).ok().flatten()?;
+    choices.iter().position(|c| c.id == id)
 }
 
 /// The task for a recipe, looped as asked.

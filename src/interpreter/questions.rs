@@ -50,7 +50,8 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             _ => result.hits.len(),
         };
         return match n {
-            0 => format!("I don't see any {what}."),
+            0 if what == "such thing" => "I don't see any.".to_string(),
+            0 => format!("I don't see any {}.", plural(&what)),
             1 => format!("I see 1 {what}."),
             n => format!("I see {n} {}.", plural(&what)),
         };
@@ -254,5 +255,16 @@ mod tests {
             r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "LOCATION"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [3, 3]]}, {"pred_text": "has_name", "obj_text": [0, [4, 4]]}]}}}"#,
         );
         assert!(a.starts_with("The yellow cube is at (13, 5, -1), "), "{a}");
+    }
+
+    #[test]
+    fn counting_none_uses_the_plural() {
+        let mut f = Fixture::new();
+        let a = ask(
+            &mut f,
+            "how many purple towers are there",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": "COUNT", "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}"#,
+        );
+        assert_eq!(a, "I don't see any purple towers.");
     }
 }
