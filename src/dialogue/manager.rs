@@ -99,6 +99,14 @@ impl DialogueManager {
                     None if self.understand(speaker, &text).is_some_and(|(lf, _)| lf.dialogue_type == DialogueType::HumanGiveCommand) => {
                         replies.push("Okay, forget my question.".into());
                     }
+                    // A question back ("what is that?", "what can you do?") is answered, and the
+                    // bot keeps waiting for the choice.
+                    None if self.understand(speaker, &text).is_some_and(|(lf, _)| {
+                        matches!(lf.dialogue_type, DialogueType::GetMemory | DialogueType::GetCapabilities | DialogueType::BotCapabilities)
+                    }) =>
+                    {
+                        self.pending.push(Pending { speaker: speaker.to_string(), asked_tick: p.asked_tick, waiting: Waiting::Which { chat, lf, choices } });
+                    }
                     None => {
                         let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
                         let again = format!("Sorry, which one? {}", labels.join(" or "));
@@ -269,4 +277,37 @@ fn acknowledge(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> St
         Times::Until(_) => " until I get there".into(),
     };
     format!("Okay, {what}{how}.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::validate_json;
+    use crate::memory::fixture::Fixture;
+
+    #[test]
+    fn a_question_back_is_answered_and_the_which_one_stays() {
+        let mut f = Fixture::new();
+        let mut dm = DialogueManager::new(None);
+        let mut tasks = TaskStack::default();
+        let text = "destroy the red tower";
+        let lf = validate_json(
+            text,
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "DESTROY", "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}}]}"#,
+        )
+        .expect("valid");
+        dm.expect_parse("alice", text, lf);
+        // The fixture has two red towers.
+        let r = dm.handle("alice", text, &f.world, &mut f.memory, &mut tasks);
+        assert!(r[0].starts_with("Which one: the red tower"), "{r:?}");
+        let r = dm.handle("alice", "what can you do", &f.world, &mut f.memory, &mut tasks);
+        assert!(r.len() == 1 && r[0].starts_with("I can build"), "{r:?}");
+        assert!(dm.is_waiting(), "still waiting for the choice");
+        // Another player's line never answers alice's question.
+        dm.handle("bob", "the first one", &f.world, &mut f.memory, &mut tasks);
+        assert!(dm.is_waiting());
+        let r = dm.handle("alice", "the first one", &f.world, &mut f.memory, &mut tasks);
+        assert!(!dm.is_waiting());
+        assert!(r[0].starts_with("Okay"), "{r:?}");
+    }
 }
