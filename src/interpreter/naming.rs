@@ -38,7 +38,8 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
         let mut words = turn.words(span);
         // "my house": the owner is the speaker; the name is "house".
         let mine = words.first().is_some_and(|w| w == "my");
-        if mine || words.first().is_some_and(|w| matches!(w.as_str(), "the" | "a" | "an")) {
+        let article = words.first().filter(|w| matches!(w.as_str(), "the" | "a" | "an")).cloned();
+        if mine || article.is_some() {
             words.remove(0);
         }
         if words.is_empty() {
@@ -59,15 +60,20 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
             let _ = turn.memory.add_triple(NewTriple::text(id, "has_tag", "my").source(Source::Told).confidence(1.0));
         }
         if stored.is_ok() {
-            told.push((pred, text, mine));
+            told.push((pred, text, mine, article));
         }
     }
     let _ = turn.memory.attend(id, turn.tick);
     match told.as_slice() {
         [] => "I didn't catch what to call it.".into(),
-        [(pred, text, mine), ..] => {
-            let owner = if *mine { "your " } else { "" };
-            if *pred == "has_name" { format!("Got it: {before} is {owner}{text}.") } else { format!("Got it: {before} is {owner}{text}.") }
+        [(_, text, mine, article), ..] => {
+            // Said back in the player's words: "the castle", "your house", "tall".
+            let owner = match (mine, article) {
+                (true, _) => "your ".to_string(),
+                (false, Some(a)) => format!("{a} "),
+                _ => String::new(),
+            };
+            format!("Got it: {before} is {owner}{text}.")
         }
     }
 }
@@ -82,5 +88,37 @@ fn feedback(turn: &mut Turn, positive: bool, last_task: Option<&str>) -> String 
         (true, None) => "Thanks!".into(),
         (false, Some(_)) => "Sorry about that. Say \"undo\" and I'll take it back, or tell me what to change.".into(),
         (false, None) => "Sorry about that. Tell me what to change.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::validate_json;
+    use crate::memory::fixture::{Fixture, YELLOW_CUBE};
+
+    fn tell(f: &mut Fixture, text: &str, json: &str) -> String {
+        let lf = validate_json(text, json).expect("a valid form");
+        let mut turn = Turn::new("alice", text, &f.world, &mut f.memory);
+        update(&mut turn, &lf, None)
+    }
+
+    #[test]
+    fn names_are_said_back_with_the_players_article() {
+        let mut f = Fixture::new();
+        let a = tell(
+            &mut f,
+            "call the yellow cube the castle",
+            r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [4, 5]]}]}}}"#,
+        );
+        assert_eq!(a, "Got it: the yellow cube is the castle.");
+        let id = f.id_at(YELLOW_CUBE);
+        assert!(f.memory.values_of(id, "has_tag").unwrap().contains(&"castle".to_string()), "stored without the article");
+        let a = tell(
+            &mut f,
+            "tag the castle as tall",
+            r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [4, 4]]}]}}}"#,
+        );
+        assert_eq!(a, "Got it: the yellow cube is tall.");
     }
 }
