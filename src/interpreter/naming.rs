@@ -83,7 +83,11 @@ fn feedback(turn: &mut Turn, positive: bool, last_task: Option<&str>) -> String 
         let value = if positive { "POSITIVE" } else { "NEGATIVE" };
         let _ = turn.memory.add_triple(NewTriple::text(me, "has_reward", value).source(Source::Told));
     }
+    // "Thank you" is praise too, but the answer to thanks is "you're welcome", not "thanks".
+    let thanked = turn.tokens.iter().any(|w| w.starts_with("thank"));
     match (positive, last_task) {
+        (true, Some(t)) if thanked => format!("You're welcome! Glad you liked {t}."),
+        (true, None) if thanked => "You're welcome!".into(),
         (true, Some(t)) => format!("Thanks! Glad you liked {t}."),
         (true, None) => "Thanks!".into(),
         (false, Some(_)) => "Sorry about that. Say \"undo\" and I'll take it back, or tell me what to change.".into(),
@@ -120,5 +124,17 @@ mod tests {
             r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [4, 4]]}]}}}"#,
         );
         assert_eq!(a, "Got it: the yellow cube is tall.");
+    }
+
+    #[test]
+    fn thanks_get_you_are_welcome_and_praise_gets_thanks() {
+        let mut f = Fixture::new();
+        let reward = r#"{"dialogue_type": "PUT_MEMORY", "filters": {}, "upsert": {"memory_data": {"memory_type": "REWARD", "reward_value": "POSITIVE"}}}"#;
+        let lf = validate_json("thank you", reward).unwrap();
+        let mut turn = Turn::new("alice", "thank you", &f.world, &mut f.memory);
+        assert_eq!(update(&mut turn, &lf, Some("building a tower")), "You're welcome! Glad you liked building a tower.");
+        let lf = validate_json("good job", reward).unwrap();
+        let mut turn = Turn::new("alice", "good job", &f.world, &mut f.memory);
+        assert_eq!(update(&mut turn, &lf, Some("building a tower")), "Thanks! Glad you liked building a tower.");
     }
 }
