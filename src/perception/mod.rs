@@ -126,8 +126,9 @@ impl Perception {
             self.loaded = true;
             self.cursor = None;
         }
-        // Cells the agent itself built or dug this update: what it just made is what "it" and
-        // "that" mean next, so those objects are marked as attended.
+        // Cells the agent itself built or dug this update: a thing the agent starts making is
+        // what "it" and "that" mean next, so a new object of the agent's is marked as attended
+        // (once, when it appears: what players talk about later, even mid-build, wins).
         let mut by_agent: Vec<(crate::world::Pos, bool)> = Vec::new();
         let (block_edits, hole_edits) = match self.cursor {
             Some(cursor) => {
@@ -153,7 +154,7 @@ impl Perception {
         let mut attended: Vec<MemoryId> = Vec::new();
         for (pos, dug) in by_agent {
             let owner = if dug { self.holes.owner_of(pos) } else { self.blocks.owner_of(pos) };
-            if let Some(id) = owner.filter(|id| !attended.contains(id)) {
+            if let Some(id) = owner.filter(|id| !attended.contains(id) && report.created.contains(id)) {
                 if let Err(e) = memory.attend(id, world.tick()) {
                     tracing::debug!("could not mark {id} as attended: {e}");
                 }

@@ -238,6 +238,14 @@ fn what_the_agent_builds_or_digs_becomes_the_last_attended_thing() {
     fx.perceive();
     let cube = fx.id_at(Pos::new(-20, 5, 0));
     assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(cube));
+    // What players talk about afterwards wins, even while the agent keeps adding to its build.
+    let tower = fx.id_at(RED_TOWER);
+    fx.memory.attend(tower, fx.world.tick() + 1).unwrap();
+    fx.world.advance();
+    fx.world.set_block_by(Pos::new(-20, 7, 0), block("lime_wool"), Actor::Agent);
+    fx.perceive();
+    assert_eq!(fx.id_at(Pos::new(-20, 7, 0)), cube, "the cube grew");
+    assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(tower));
     // Then digging: "dig a hole", then "fill it".
     fx.world.set_block_by(Pos::new(-20, 4, 8), Block::AIR, Actor::Agent);
     fx.perceive();
