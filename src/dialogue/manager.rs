@@ -13,7 +13,7 @@ use super::pending::{self, ANSWER_TICKS, Pending, Waiting};
 use super::say;
 use crate::interpreter::actions::{self, Plan};
 use crate::interpreter::context::Turn;
-use crate::interpreter::problem::Problem;
+use crate::interpreter::problem::{Choice, Problem};
 use crate::interpreter::recipe::Recipe;
 use crate::interpreter::{naming, questions};
 use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize};
@@ -89,7 +89,10 @@ impl DialogueManager {
                     Some(false) => return vec!["Okay, I won't.".into()],
                     None => replies.push("I'll take that as a no.".into()),
                 },
-                Waiting::Which { chat, lf, choices } => match pending::choose(&words, &choices) {
+                Waiting::Which { chat, lf, choices } => match pending::choose(&words, &choices)
+                    .or_else(|| named_choice(&words, &choices, memory))
+                    .or_else(|| looked_choice(speaker, &text, &choices, world, memory))
+                {
                     Some(k) => {
                         let mut turn = Turn::new(speaker, &chat, world, memory);
                         turn.prefer = Some(choices[k].id);
@@ -98,6 +101,14 @@ impl DialogueManager {
                     None if pending::yes_no(&words) == Some(false) => return vec!["Okay, never mind.".into()],
                     None if self.understand(speaker, &text).is_some_and(|(lf, _)| lf.dialogue_type == DialogueType::HumanGiveCommand) => {
                         replies.push("Okay, forget my question.".into());
+                    }
+                    // A question back ("what is that?", "what can you do?") is answered, and the
+                    // bot keeps waiting for the choice.
+                    None if self.understand(speaker, &text).is_some_and(|(lf, _)| {
+                        matches!(lf.dialogue_type, DialogueType::GetMemory | DialogueType::GetCapabilities | DialogueType::BotCapabilities)
+                    }) =>
+                    {
+                        self.pending.push(Pending { speaker: speaker.to_string(), asked_tick: p.asked_tick, waiting: Waiting::Which { chat, lf, choices } });
                     }
                     None => {
                         let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
@@ -229,6 +240,43 @@ impl DialogueManager {
     }
 }
 
+/// "The castle", "my house": the choice whose given names or tags the answer uses, when the
+/// labels (colour and shape) cannot tell them apart.
+fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Option<usize> {
+    use crate::memory::query::names::word_key;
+    const FILLER: &[&str] = &["the", "a", "an", "one", "that", "this", "it", "please", "i", "mean", "meant", "is", "'s"];
+    let keys: Vec<String> = words.iter().filter(|w| !FILLER.contains(&w.as_str())).map(|w| word_key(w)).collect();
+    if keys.is_empty() {
+        return None;
+    }
+    let scores: Vec<usize> = choices
+        .iter()
+        .map(|c| {
+            let told: Vec<String> = ["has_name", "has_tag"]
+                .iter()
+                .flat_map(|p| memory.values_of(c.id, p).unwrap_or_default())
+                .flat_map(|v| tokenize(&v))
+                .map(|w| word_key(&w))
+                .collect();
+            keys.iter().filter(|k| told.contains(k)).count()
+        })
+        .collect();
+    let best = *scores.iter().max()?;
+    (best > 0 && scores.iter().filter(|s| **s == best).count() == 1).then(|| scores.iter().position(|s| *s == best)).flatten()
+}
+
+/// "That one" / "this one": the choice the speaker is looking at, if any.
+fn looked_choice(speaker: &str, text: &str, choices: &[Choice], world: &dyn World, memory: &mut Memory) -> Option<usize> {
+    let words = tokenize(text);
+    let pointing = words.iter().any(|w| matches!(w.as_str(), "that" | "this" | "it" | "there" | "here"));
+    if !pointing || words.len() > 4 {
+        return None;
+    }
+    let turn = Turn::new(speaker, text, world, memory);
+    let id = turn.memory.object_at(turn.look_hit?.block).ok().flatten()?;
+    choices.iter().position(|c| c.id == id)
+}
+
 /// The task for a recipe, looped as asked.
 fn make_task(recipe: &Recipe, times: &Times, label: &str, limits: &crate::tasks::Limits) -> Result<Box<dyn Task>, TaskError> {
     match times {
@@ -257,4 +305,60 @@ fn acknowledge(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> St
         Times::Until(_) => " until I get there".into(),
     };
     format!("Okay, {what}{how}.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::validate_json;
+    use crate::memory::fixture::Fixture;
+
+    #[test]
+    fn a_question_back_is_answered_and_the_which_one_stays() {
+        let mut f = Fixture::new();
+        let mut dm = DialogueManager::new(None);
+        let mut tasks = TaskStack::default();
+        let text = "destroy the red tower";
+        let lf = validate_json(
+            text,
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "DESTROY", "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}}]}"#,
+        )
+        .expect("valid");
+        dm.expect_parse("alice", text, lf);
+        // The fixture has two red towers.
+        let r = dm.handle("alice", text, &f.world, &mut f.memory, &mut tasks);
+        assert!(r[0].starts_with("Which one: the red tower"), "{r:?}");
+        let r = dm.handle("alice", "what can you do", &f.world, &mut f.memory, &mut tasks);
+        assert!(r.len() == 1 && r[0].starts_with("I can build"), "{r:?}");
+        assert!(dm.is_waiting(), "still waiting for the choice");
+        // Another player's line never answers alice's question.
+        dm.handle("bob", "the first one", &f.world, &mut f.memory, &mut tasks);
+        assert!(dm.is_waiting());
+        let r = dm.handle("alice", "the first one", &f.world, &mut f.memory, &mut tasks);
+        assert!(!dm.is_waiting());
+        assert!(r[0].starts_with("Okay"), "{r:?}");
+    }
+
+    #[test]
+    fn a_which_one_is_answered_by_a_tag_the_player_gave() {
+        use crate::memory::fixture::TALL_RED_TOWER;
+        use crate::memory::{MemoryKind, NewTriple};
+        let mut f = Fixture::new();
+        let beacon = f.id_at(TALL_RED_TOWER);
+        f.memory.add_triple(NewTriple::text(beacon, "has_tag", "beacon")).unwrap();
+        let mut dm = DialogueManager::new(None);
+        let mut tasks = TaskStack::default();
+        let text = "destroy the red tower";
+        let lf = validate_json(
+            text,
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "DESTROY", "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}}]}"#,
+        )
+        .expect("valid");
+        dm.expect_parse("alice", text, lf);
+        let r = dm.handle("alice", text, &f.world, &mut f.memory, &mut tasks);
+        assert!(r[0].starts_with("Which one"), "{r:?}");
+        let r = dm.handle("alice", "the beacon", &f.world, &mut f.memory, &mut tasks);
+        assert!(!dm.is_waiting(), "answered: {r:?}");
+        assert_eq!(f.memory.last_attended(&[MemoryKind::BlockObject]).unwrap(), Some(beacon));
+    }
 }

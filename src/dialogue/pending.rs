@@ -49,8 +49,12 @@ pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
     if best > 0 && scores.iter().filter(|s| **s == best).count() == 1 {
         return scores.iter().position(|s| *s == best);
     }
+    // "one" is an ordinal only on its own ("one", "number one"): in "that one" or "the big one"
+    // it stands for the thing, and must not silently pick the first choice.
+    let bare_one = content.is_empty() && words.iter().any(|w| w == "one") && !words.iter().any(|w| matches!(w.as_str(), "that" | "this" | "it"));
+    let counted = |w: &String| w != "one" || bare_one;
     for (i, names) in ORDINALS.iter().enumerate().take(choices.len()) {
-        if words.iter().any(|w| names.contains(&w.as_str())) {
+        if words.iter().filter(|w| counted(w)).any(|w| names.contains(&w.as_str())) {
             return Some(i);
         }
     }
@@ -77,6 +81,12 @@ mod tests {
         assert_eq!(choose(&tokenize("the second"), &choices), Some(1));
         assert_eq!(choose(&tokenize("the tower"), &choices), None, "both are towers");
         assert_eq!(choose(&tokenize("build a house"), &choices), None);
+        // "that one" points (the caller looks at what the player looks at); it is not "the first".
+        assert_eq!(choose(&tokenize("that one"), &choices), None);
+        assert_eq!(choose(&tokenize("this one please"), &choices), None);
+        assert_eq!(choose(&tokenize("one"), &choices), Some(0));
+        assert_eq!(choose(&tokenize("the first one"), &choices), Some(0));
+        assert_eq!(choose(&tokenize("the second one"), &choices), Some(1));
         assert_eq!(yes_no(&tokenize("Yes please")), Some(true));
         assert_eq!(yes_no(&tokenize("don't do it")), Some(false));
         assert_eq!(yes_no(&tokenize("build a house")), None);

@@ -2,11 +2,23 @@
 //! memory (names players gave first, then perceived colour and shape), so the bot describes
 //! objects the way players can refer back to them.
 
+use crate::memory::query::names::word_key;
 use crate::memory::{Memory, MemoryId, MemoryKind};
 
 /// A short noun phrase without an article: "red tower", "alice", "pig".
 pub fn noun(memory: &Memory, id: MemoryId) -> String {
+    noun_for(memory, id, &[])
+}
+
+/// Like [`noun`], but when perception gave the thing several shape words ("pillar", "tower"),
+/// the one the player used in `words` wins, so "destroy the tower" is answered with "the red
+/// tower or the blue tower?", not with a word the player never said.
+pub fn noun_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
     let first = |pred: &str| memory.values_of(id, pred).ok().and_then(|v| v.into_iter().next());
+    let said: Vec<String> = words.iter().map(|w| word_key(w)).collect();
+    let shape_said = || {
+        memory.values_of(id, "has_shape").ok().and_then(|v| v.into_iter().find(|s| said.contains(&word_key(s))))
+    };
     let kind = memory.kind_of(id).ok().flatten();
     match kind {
         Some(MemoryKind::Player) => first("has_name").unwrap_or_else(|| "a player".into()),
@@ -15,7 +27,7 @@ pub fn noun(memory: &Memory, id: MemoryId) -> String {
         Some(MemoryKind::Hole) => "hole".into(),
         Some(MemoryKind::Location) => first("has_name").unwrap_or_else(|| "place".into()),
         _ => {
-            let shape = first("has_shape").filter(|s| s != "structure");
+            let shape = shape_said().or_else(|| first("has_shape")).filter(|s| s != "structure");
             let name = first("has_name").or(shape).unwrap_or_else(|| "structure".into());
             match first("has_colour") {
                 Some(c) if !name.contains(&c) => format!("{} {name}", c.replace('_', " ")),
@@ -27,8 +39,34 @@ pub fn noun(memory: &Memory, id: MemoryId) -> String {
 
 /// "the red tower", or a player's bare name.
 pub fn the(memory: &Memory, id: MemoryId) -> String {
+    the_for(memory, id, &[])
+}
+
+/// [`the`] in the player's words (see [`noun_for`]).
+pub fn the_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
     match memory.kind_of(id).ok().flatten() {
-        Some(MemoryKind::Player) | Some(MemoryKind::SelfAgent) => noun(memory, id),
-        _ => format!("the {}", noun(memory, id)),
+        Some(MemoryKind::Player) | Some(MemoryKind::SelfAgent) => noun_for(memory, id, words),
+        _ => format!("the {}", noun_for(memory, id, words)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::tokenize;
+    use crate::memory::fixture::{Fixture, RED_TOWER};
+
+    #[test]
+    fn the_players_shape_word_wins() {
+        let f = Fixture::new();
+        let id = f.id_at(RED_TOWER);
+        // Perception calls a one-block-wide tower both "pillar" and "tower".
+        let shapes = f.memory.values_of(id, "has_shape").unwrap();
+        assert!(shapes.iter().any(|s| s == "pillar") && shapes.iter().any(|s| s == "tower"), "{shapes:?}");
+        assert_eq!(the_for(&f.memory, id, &tokenize("destroy the tower")), "the red tower");
+        assert_eq!(the_for(&f.memory, id, &tokenize("destroy the towers")), "the red tower");
+        assert_eq!(the_for(&f.memory, id, &tokenize("knock down the column")), "the red pillar");
+        // Without the player's words, the most specific guess.
+        assert_eq!(the(&f.memory, id), "the red pillar");
     }
 }

@@ -31,14 +31,15 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     let Some(id) = found.id() else {
         return "I can only remember names for things I can see, like something built or a player.".into();
     };
-    let before = describe::the(turn.memory, id);
+    let before = describe::the_for(turn.memory, id, &turn.tokens);
     let mut told = Vec::new();
     for t in &triples {
         let Some(span) = t.obj_span() else { continue };
         let mut words = turn.words(span);
         // "my house": the owner is the speaker; the name is "house".
         let mine = words.first().is_some_and(|w| w == "my");
-        if mine || words.first().is_some_and(|w| matches!(w.as_str(), "the" | "a" | "an")) {
+        let article = words.first().filter(|w| matches!(w.as_str(), "the" | "a" | "an")).cloned();
+        if mine || article.is_some() {
             words.remove(0);
         }
         if words.is_empty() {
@@ -59,15 +60,20 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
             let _ = turn.memory.add_triple(NewTriple::text(id, "has_tag", "my").source(Source::Told).confidence(1.0));
         }
         if stored.is_ok() {
-            told.push((pred, text, mine));
+            told.push((pred, text, mine, article));
         }
     }
     let _ = turn.memory.attend(id, turn.tick);
     match told.as_slice() {
         [] => "I didn't catch what to call it.".into(),
-        [(pred, text, mine), ..] => {
-            let owner = if *mine { "your " } else { "" };
-            if *pred == "has_name" { format!("Got it: {before} is {owner}{text}.") } else { format!("Got it: {before} is {owner}{text}.") }
+        [(_, text, mine, article), ..] => {
+            // Said back in the player's words: "the castle", "your house", "tall".
+            let owner = match (mine, article) {
+                (true, _) => "your ".to_string(),
+                (false, Some(a)) => format!("{a} "),
+                _ => String::new(),
+            };
+            format!("Got it: {before} is {owner}{text}.")
         }
     }
 }
@@ -77,10 +83,58 @@ fn feedback(turn: &mut Turn, positive: bool, last_task: Option<&str>) -> String 
         let value = if positive { "POSITIVE" } else { "NEGATIVE" };
         let _ = turn.memory.add_triple(NewTriple::text(me, "has_reward", value).source(Source::Told));
     }
+    // "Thank you" is praise too, but the answer to thanks is "you're welcome", not "thanks".
+    let thanked = turn.tokens.iter().any(|w| w.starts_with("thank"));
     match (positive, last_task) {
+        (true, Some(t)) if thanked => format!("You're welcome! Glad you liked {t}."),
+        (true, None) if thanked => "You're welcome!".into(),
         (true, Some(t)) => format!("Thanks! Glad you liked {t}."),
         (true, None) => "Thanks!".into(),
         (false, Some(_)) => "Sorry about that. Say \"undo\" and I'll take it back, or tell me what to change.".into(),
         (false, None) => "Sorry about that. Tell me what to change.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::validate_json;
+    use crate::memory::fixture::{Fixture, YELLOW_CUBE};
+
+    fn tell(f: &mut Fixture, text: &str, json: &str) -> String {
+        let lf = validate_json(text, json).expect("a valid form");
+        let mut turn = Turn::new("alice", text, &f.world, &mut f.memory);
+        update(&mut turn, &lf, None)
+    }
+
+    #[test]
+    fn names_are_said_back_with_the_players_article() {
+        let mut f = Fixture::new();
+        let a = tell(
+            &mut f,
+            "call the yellow cube the castle",
+            r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [4, 5]]}]}}}"#,
+        );
+        assert_eq!(a, "Got it: the yellow cube is the castle.");
+        let id = f.id_at(YELLOW_CUBE);
+        assert!(f.memory.values_of(id, "has_tag").unwrap().contains(&"castle".to_string()), "stored without the article");
+        let a = tell(
+            &mut f,
+            "tag the castle as tall",
+            r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [4, 4]]}]}}}"#,
+        );
+        assert_eq!(a, "Got it: the yellow cube is tall.");
+    }
+
+    #[test]
+    fn thanks_get_you_are_welcome_and_praise_gets_thanks() {
+        let mut f = Fixture::new();
+        let reward = r#"{"dialogue_type": "PUT_MEMORY", "filters": {}, "upsert": {"memory_data": {"memory_type": "REWARD", "reward_value": "POSITIVE"}}}"#;
+        let lf = validate_json("thank you", reward).unwrap();
+        let mut turn = Turn::new("alice", "thank you", &f.world, &mut f.memory);
+        assert_eq!(update(&mut turn, &lf, Some("building a tower")), "You're welcome! Glad you liked building a tower.");
+        let lf = validate_json("good job", reward).unwrap();
+        let mut turn = Turn::new("alice", "good job", &f.world, &mut f.memory);
+        assert_eq!(update(&mut turn, &lf, Some("building a tower")), "Thanks! Glad you liked building a tower.");
     }
 }

@@ -34,7 +34,9 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     let counting = matches!(filters.output, Some(Output::Kind(OutputKind::Count))) || turn.has_word("many");
     // "what is that" with nothing remembered there: say what the block is.
     let coref = filters.contains_coreference.is_some();
-    let result = match turn.memory.query(filters, &turn.query_ctx()) {
+    // "the tall thing", "that structure": generic nouns never block a match the other words make.
+    let (specific, _) = super::reference::without_generic(filters, turn);
+    let result = match turn.memory.query(&specific, &turn.query_ctx()) {
         Ok(r) => r,
         Err(e) => {
             tracing::warn!("question failed: {e}");
@@ -48,12 +50,25 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             _ => result.hits.len(),
         };
         return match n {
-            0 => format!("I don't see any {what}."),
+            0 if what == "such thing" => "I don't see any.".to_string(),
+            0 => format!("I don't see any {}.", plural(&what)),
             1 => format!("I see 1 {what}."),
             n => format!("I see {n} {}.", plural(&what)),
         };
     }
-    let Some(first) = result.hits.first() else {
+    // "What is that": never the speaker themself, and never something away from where the
+    // speaker looks when the look lands on a block (the ground under a player's own feet is "that
+    // grass", not the player).
+    let mut hits: Vec<&crate::memory::Hit> = result.hits.iter().collect();
+    if coref {
+        let me = turn.memory.player_id(&turn.speaker).ok().flatten();
+        hits.retain(|h| Some(h.id) != me);
+        if let Some(look) = turn.look_hit {
+            let t = look.block.center();
+            hits.retain(|h| near_look(h, t));
+        }
+    }
+    let Some(first) = hits.first().copied() else {
         if coref {
             if let Some(hit) = turn.look_hit {
                 let b = turn.world.block_at(hit.block);
@@ -64,12 +79,18 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     };
     let id = first.id;
     let _ = turn.memory.attend(id, turn.tick);
-    let the = describe::the(turn.memory, id);
+    let the = describe::the_for(turn.memory, id, &turn.tokens);
     let value = match &result.answer {
         Answer::Values(v) => v.first().cloned(),
         _ => None,
     };
-    let pos = first.pos.or(first.bbox.map(|b| super::reference::centre(&b))).unwrap_or_default();
+    // Built things and holes are "at" the middle of their footprint, on the ground they stand on
+    // (their centroid floats in the air); players and mobs at their feet.
+    let footprint = matches!(first.kind, crate::memory::MemoryKind::BlockObject | crate::memory::MemoryKind::Hole);
+    let pos = match (footprint, first.bbox) {
+        (true, Some(b)) => super::reference::centre(&b),
+        _ => first.pos.or(first.bbox.map(|b| super::reference::centre(&b))).unwrap_or_default(),
+    };
     match attribute {
         Some(AttributeName::Location) => format!("{} is at {}, {}.", capital(&the), pos.block(), relative(turn, pos)),
         Some(AttributeName::Colour) => match value {
@@ -96,6 +117,20 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             if types.is_empty() { format!("I don't know what {the} is made of.") } else { format!("{} is made of {}.", capital(&the), types.join(" and ").replace('_', " ")) }
         }
         _ => format!("That's {the}, at {}.", pos.block()),
+    }
+}
+
+/// Is a hit where the speaker looks (within a block and a half of the looked-at block)?
+fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {
+    const SLACK: f64 = 1.5;
+    match (h.bbox, h.pos) {
+        (Some(b), _) => {
+            let d = |v: f64, lo: i32, hi: i32| (lo as f64 - v).max(v - (hi + 1) as f64).max(0.0);
+            let (dx, dy, dz) = (d(t.x, b.min.x, b.max.x), d(t.y, b.min.y, b.max.y), d(t.z, b.min.z, b.max.z));
+            (dx * dx + dy * dy + dz * dz).sqrt() <= SLACK
+        }
+        (None, Some(p)) => ((p.x - t.x).powi(2) + (p.y - t.y).powi(2) + (p.z - t.z).powi(2)).sqrt() <= SLACK + 1.0,
+        (None, None) => true,
     }
 }
 
@@ -160,4 +195,76 @@ fn relative(turn: &Turn, p: Vec3) -> String {
     }
     let step = if dx.abs() > dz.abs() { Pos::new(dx.signum() as i32, 0, 0) } else { Pos::new(0, 0, dz.signum() as i32) };
     format!("{:.0} blocks {} of you", d, directions::compass(step))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::validate_json;
+    use crate::memory::fixture::Fixture;
+
+    fn ask(f: &mut Fixture, text: &str, json: &str) -> String {
+        let lf = validate_json(text, json).expect("a valid form");
+        let mut turn = Turn::new("alice", text, &f.world, &mut f.memory);
+        answer(&mut turn, &lf, &TaskStack::default())
+    }
+
+    #[test]
+    fn generic_nouns_do_not_block_an_answer() {
+        let mut f = Fixture::new();
+        let a = ask(
+            &mut f,
+            "what colour is the yellow thing",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "COLOUR"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [4, 4]]}, {"pred_text": "has_name", "obj_text": [0, [5, 5]]}]}}}"#,
+        );
+        assert_eq!(a, "The yellow cube is yellow.");
+    }
+
+    #[test]
+    fn answers_use_the_players_shape_word() {
+        let mut f = Fixture::new();
+        let a = ask(
+            &mut f,
+            "how tall is the blue tower",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "HEIGHT"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [4, 4]]}, {"pred_text": "has_name", "obj_text": [0, [5, 5]]}]}}}"#,
+        );
+        assert_eq!(a, "The blue tower is 5 blocks tall.");
+    }
+
+    #[test]
+    fn what_is_that_on_the_ground_is_the_block_not_the_speaker() {
+        let mut f = Fixture::new();
+        let what = r#"{"dialogue_type": "GET_MEMORY", "filters": {"contains_coreference": "yes", "output": {"attribute": "NAME"}}}"#;
+        // Alice looks down at the grass by her own feet.
+        f.world.player_mut("alice").expect("alice").look = crate::world::Look::new(0.0, 70.0);
+        assert_eq!(ask(&mut f, "what is that", what), "That's grass block.");
+        // Looking at the red tower (5, 5..10, 5) from (0.5, 5, 2.5): face east-ish and level.
+        let p = f.world.player_mut("alice").expect("alice");
+        p.pos = crate::world::Vec3::new(0.5, 5.0, 5.5);
+        p.look = crate::world::Look::new(-90.0, 0.0);
+        assert!(ask(&mut f, "what is that", what).starts_with("That's the red "), "the tower");
+    }
+
+    #[test]
+    fn where_is_a_building_is_its_footprint_on_the_ground() {
+        let mut f = Fixture::new();
+        // The yellow cube fills (12..14, 5..7, -2..0): its middle on the ground is (13, 5, -1).
+        let a = ask(
+            &mut f,
+            "where is the yellow cube",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": {"attribute": "LOCATION"}, "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [3, 3]]}, {"pred_text": "has_name", "obj_text": [0, [4, 4]]}]}}}"#,
+        );
+        assert!(a.starts_with("The yellow cube is at (13, 5, -1), "), "{a}");
+    }
+
+    #[test]
+    fn counting_none_uses_the_plural() {
+        let mut f = Fixture::new();
+        let a = ask(
+            &mut f,
+            "how many purple towers are there",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": "COUNT", "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}"#,
+        );
+        assert_eq!(a, "I don't see any purple towers.");
+    }
 }

@@ -88,7 +88,7 @@ fn is_generic(words: &[String]) -> bool {
 
 /// The filters with generic `has_name` triples removed; also says whether anything is left that
 /// actually constrains the search.
-fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool) {
+pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool) {
     fn keep(item: &WhereItem, turn: &Turn) -> bool {
         match item {
             WhereItem::Triple(t) => !(t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| is_generic(&turn.words(s)))),
@@ -252,7 +252,7 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
 
 /// "Which one: the red tower or the blue tower?"
 fn which(turn: &Turn, hits: &[&Hit]) -> Problem {
-    let mut choices: Vec<Choice> = hits.iter().take(4).map(|h| Choice { label: describe::the(turn.memory, h.id), id: h.id }).collect();
+    let mut choices: Vec<Choice> = hits.iter().take(4).map(|h| Choice { label: describe::the_for(turn.memory, h.id, &turn.tokens), id: h.id }).collect();
     // Same words for two things: tell them apart by place.
     let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
     for (c, h) in choices.iter_mut().zip(hits) {

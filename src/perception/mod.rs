@@ -126,6 +126,10 @@ impl Perception {
             self.loaded = true;
             self.cursor = None;
         }
+        // Cells the agent itself built or dug this update: a thing the agent starts making is
+        // what "it" and "that" mean next, so a new object of the agent's is marked as attended
+        // (once, when it appears: what players talk about later, even mid-build, wins).
+        let mut by_agent: Vec<(crate::world::Pos, bool)> = Vec::new();
         let (block_edits, hole_edits) = match self.cursor {
             Some(cursor) => {
                 let (changes, next) = world.changes_since(cursor);
@@ -136,6 +140,7 @@ impl Perception {
                 } else {
                     report.block_changes = changes.len();
                     self.cursor = Some(next);
+                    by_agent = agent_made(&changes);
                     edits_from_changes(&changes)
                 }
             }
@@ -146,6 +151,16 @@ impl Perception {
         };
         write::apply(&mut self.blocks, MemoryKind::BlockObject, &block_edits, memory, &mut report)?;
         write::apply(&mut self.holes, MemoryKind::Hole, &hole_edits, memory, &mut report)?;
+        let mut attended: Vec<MemoryId> = Vec::new();
+        for (pos, dug) in by_agent {
+            let owner = if dug { self.holes.owner_of(pos) } else { self.blocks.owner_of(pos) };
+            if let Some(id) = owner.filter(|id| !attended.contains(id) && report.created.contains(id)) {
+                if let Err(e) = memory.attend(id, world.tick()) {
+                    tracing::debug!("could not mark {id} as attended: {e}");
+                }
+                attended.push(id);
+            }
+        }
         report.entities_written = self.entities.update(world, memory)?;
         Ok(report)
     }
@@ -167,6 +182,23 @@ pub fn is_built(block: Block, by: &Actor) -> bool {
 /// Was this change digging out terrain?
 pub fn is_dug(change: &BlockChange) -> bool {
     change.after.is_air() && change.before.is_natural() && !change.before.is_air() && !change.before.is_liquid()
+}
+
+/// Cells the agent built (`false`) or dug out (`true`) in a run of changes.
+fn agent_made(changes: &[BlockChange]) -> Vec<(crate::world::Pos, bool)> {
+    changes
+        .iter()
+        .filter(|c| matches!(c.by, Actor::Agent))
+        .filter_map(|c| {
+            if is_built(c.after, &c.by) {
+                Some((c.pos, false))
+            } else if is_dug(c) {
+                Some((c.pos, true))
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 /// The tracker edits for a run of block changes, in order.

@@ -222,3 +222,34 @@ fn a_thousand_changes_in_one_update() {
     assert_eq!(report.merged.len(), 9);
     assert_eq!(memory.objects_of_kind(MemoryKind::BlockObject).unwrap().len(), 2, "the stack and the lone pillar");
 }
+
+#[test]
+fn what_the_agent_builds_or_digs_becomes_the_last_attended_thing() {
+    let mut fx = Fixture::new();
+    let kinds = [MemoryKind::BlockObject, MemoryKind::Hole];
+    // A player building something does not make it "it".
+    fx.world.set_block_by(Pos::new(20, 5, 0), block("red_wool"), alice());
+    fx.perceive();
+    assert_eq!(fx.memory.last_attended(&kinds).unwrap(), None);
+    // The agent building does: "build a cube", then "destroy it".
+    for p in BBox::new(Pos::new(-20, 5, 0), Pos::new(-19, 6, 1)).iter() {
+        fx.world.set_block_by(p, block("lime_wool"), Actor::Agent);
+    }
+    fx.perceive();
+    let cube = fx.id_at(Pos::new(-20, 5, 0));
+    assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(cube));
+    // What players talk about afterwards wins, even while the agent keeps adding to its build.
+    let tower = fx.id_at(RED_TOWER);
+    fx.memory.attend(tower, fx.world.tick() + 1).unwrap();
+    fx.world.advance();
+    fx.world.set_block_by(Pos::new(-20, 7, 0), block("lime_wool"), Actor::Agent);
+    fx.perceive();
+    assert_eq!(fx.id_at(Pos::new(-20, 7, 0)), cube, "the cube grew");
+    assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(tower));
+    // Then digging: "dig a hole", then "fill it".
+    fx.world.set_block_by(Pos::new(-20, 4, 8), Block::AIR, Actor::Agent);
+    fx.perceive();
+    let hole = fx.id_at(Pos::new(-20, 4, 8));
+    assert_ne!(hole, cube);
+    assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(hole));
+}
