@@ -6,6 +6,8 @@
 
 pub mod agent;
 pub mod logical_form;
+pub mod parser;
 pub mod scenario;
 pub mod schematics;
 pub mod world;
+pub mod training;

@@ -2,4 +2,24 @@
 //! binary, not the library) because they are the edge: `anyhow` errors and printing happen here.
 
 pub mod check_data;
+pub mod eval_parser;
+pub mod parse;
 pub mod scenario;
+pub mod train;
+
+use std::path::Path;
+
+use anyhow::Context;
+use craftmate::parser::NeuralParser;
+
+/// The parser in `dir`, or the one shipped in the binary.
+pub fn load_parser(dir: Option<&Path>, beam: Option<usize>) -> anyhow::Result<NeuralParser> {
+    let mut parser = match dir {
+        Some(dir) => NeuralParser::load_dir(dir).with_context(|| format!("loading the model in {}", dir.display()))?,
+        None => NeuralParser::shipped().context("loading the shipped model")?,
+    };
+    if let Some(width) = beam {
+        parser.beam_width = width.max(1);
+    }
+    Ok(parser)
+}
