@@ -111,9 +111,7 @@ enum Command {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
         .init();
     match run(Cli::parse()) {
@@ -136,8 +134,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json } => cli::scenario::run(&paths, json),
         Command::Train {
-            data, out, noop_data, noop, templated, templates, epochs, batch_size, lr, seed, patience, d_model,
-            layers, valid_fraction, valid_limit, resume,
+            data,
+            out,
+            noop_data,
+            noop,
+            templated,
+            templates,
+            epochs,
+            batch_size,
+            lr,
+            seed,
+            patience,
+            d_model,
+            layers,
+            valid_fraction,
+            valid_limit,
+            resume,
         } => cli::train::run(cli::train::Args {
             data: &data,
             out: &out,

@@ -107,3 +107,23 @@ fn the_shipped_model_keeps_its_recorded_score_on_a_validation_sample() {
     let score = report.overall.percent();
     assert!(score >= recorded - 2.0, "exact match {score:.2}% < recorded {recorded:.2}% - 2");
 }
+
+#[test]
+fn every_shipped_template_yields_valid_forms() {
+    let mut slots = templates::builtin_slots();
+    templates::parse_slots(&std::fs::read_to_string("data/templates/slots.txt").unwrap(), &mut slots);
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
+    for entry in std::fs::read_dir("data/templates").unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap() == "slots.txt" || path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        for line in
+            std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let template = templates::parse_template(line).unwrap();
+            let ok = (0..20).any(|_| templates::expand(&template, &slots, &mut rng).is_some());
+            assert!(ok, "{}: template never validates: {line}", path.display());
+        }
+    }
+}

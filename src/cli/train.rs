@@ -23,7 +23,12 @@ pub struct Args<'a> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
     let (mut train, valid) = data::split(rows, args.valid_fraction, args.options.seed);
-    println!("annotated: {} training rows, {} validation rows (split by unique text, seed {})", train.len(), valid.len(), args.options.seed);
+    println!(
+        "annotated: {} training rows, {} validation rows (split by unique text, seed {})",
+        train.len(),
+        valid.len(),
+        args.options.seed
+    );
     let noop_path = args.noop_data.map(Path::to_path_buf).unwrap_or_else(|| args.data.with_file_name("noop_chat.txt"));
     if args.noop > 0 && noop_path.exists() {
         let noop = data::load_noop(&noop_path, args.noop, args.options.seed)?;
@@ -40,10 +45,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = parser;
     let best = craftmate::parser::NeuralParser::load_dir(args.out)?;
     let final_eval = eval::evaluate(&best, &valid);
-    std::fs::write(args.out.join("train_report.json"), serde_json::to_string_pretty(&serde_json::json!({
-        "report": report, "options": args.options, "templated": args.templated, "noop": args.noop,
-        "valid_exact_match": final_eval.overall.percent(),
-    }))?)?;
+    std::fs::write(
+        args.out.join("train_report.json"),
+        serde_json::to_string_pretty(&serde_json::json!({
+            "report": report, "options": args.options, "templated": args.templated, "noop": args.noop,
+            "valid_exact_match": final_eval.overall.percent(),
+        }))?,
+    )?;
     println!(
         "done in {:.0}s: {} epochs, best epoch {}, {} training examples; validation exact match {:.2}% ({}/{}); model in {}",
         report.seconds,

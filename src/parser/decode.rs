@@ -46,7 +46,13 @@ fn best_span(start: &[f32], end: &[f32], n: usize) -> (Span, f32) {
 
 /// Decodes one encoded input of `n_words` words; `None` if the grammar dead-ends or the output
 /// grows past the model's limit.
-pub fn greedy(model: &Seq2Seq, vocab: &OutVocab, grammar: &Grammar, enc: &Encoded, n_words: usize) -> Result<Option<Decoded>> {
+pub fn greedy(
+    model: &Seq2Seq,
+    vocab: &OutVocab,
+    grammar: &Grammar,
+    enc: &Encoded,
+    n_words: usize,
+) -> Result<Option<Decoded>> {
     let mut cache = model.start_cache(enc)?;
     let mut state = State::new(grammar);
     let mut out = Decoded { tokens: Vec::new(), spans: Vec::new(), log_prob: 0.0 };

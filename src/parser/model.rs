@@ -154,10 +154,12 @@ pub struct DecoderOut {
 impl Seq2Seq {
     pub fn load(cfg: Config, vb: VarBuilder) -> Result<Self> {
         let d = cfg.d_model;
-        let encoder =
-            (0..cfg.encoder_layers).map(|i| EncoderLayer::load(&cfg, vb.pp(format!("enc.{i}")))).collect::<Result<_>>()?;
-        let decoder =
-            (0..cfg.decoder_layers).map(|i| DecoderLayer::load(&cfg, vb.pp(format!("dec.{i}")))).collect::<Result<_>>()?;
+        let encoder = (0..cfg.encoder_layers)
+            .map(|i| EncoderLayer::load(&cfg, vb.pp(format!("enc.{i}"))))
+            .collect::<Result<_>>()?;
+        let decoder = (0..cfg.decoder_layers)
+            .map(|i| DecoderLayer::load(&cfg, vb.pp(format!("dec.{i}"))))
+            .collect::<Result<_>>()?;
         Ok(Seq2Seq {
             word_emb: embedding(cfg.word_vocab, d, vb.pp("word_emb"))?,
             trigram_emb: embedding(cfg.trigram_buckets, d, vb.pp("trigram_emb"))?,
@@ -193,11 +195,7 @@ impl Seq2Seq {
         let tri = self.trigram_emb.forward(&trigrams.flatten_all()?)?.reshape((b * s, k, self.cfg.d_model))?;
         let ones = Tensor::ones((b * s, 1, k), tri.dtype(), dev)?;
         let tri = ones.matmul(&tri)?.reshape((b, s, self.cfg.d_model))?;
-        let x = self
-            .word_emb
-            .forward(words)?
-            .add(&tri)?
-            .broadcast_add(&self.word_pos.forward(&positions)?)?;
+        let x = self.word_emb.forward(words)?.add(&tri)?.broadcast_add(&self.word_pos.forward(&positions)?)?;
         let mut x = drop(x, dropout)?;
         let mask: Vec<f32> =
             lengths.iter().flat_map(|&n| (0..s).map(move |j| if j < n { 0.0 } else { NEG as f32 })).collect();

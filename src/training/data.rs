@@ -86,6 +86,9 @@ mod tests {
         let valid_texts: BTreeSet<String> = valid.iter().map(Example::text).collect();
         assert_eq!(valid_texts.len(), 15);
         let (_, again) = split(rows, 0.1, 7);
-        assert_eq!(again.iter().map(Example::text).collect::<Vec<_>>(), valid.iter().map(Example::text).collect::<Vec<_>>());
+        assert_eq!(
+            again.iter().map(Example::text).collect::<Vec<_>>(),
+            valid.iter().map(Example::text).collect::<Vec<_>>()
+        );
     }
 }

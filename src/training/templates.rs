@@ -63,7 +63,10 @@ pub fn parse_slots(text: &str, slots: &mut Slots) {
         if let Some((name, fillers)) = line.split_once(':') {
             let list = slots.entry(name.trim().to_string()).or_default();
             list.extend(
-                fillers.split('|').map(|f| f.split_whitespace().map(str::to_string).collect::<Vec<_>>()).filter(|f| !f.is_empty()),
+                fillers
+                    .split('|')
+                    .map(|f| f.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                    .filter(|f| !f.is_empty()),
             );
         }
     }
@@ -71,8 +74,10 @@ pub fn parse_slots(text: &str, slots: &mut Slots) {
 
 /// Parses one `TEXT => JSON` line.
 pub fn parse_template(line: &str) -> Result<Template> {
-    let (text, json) = line.split_once("=>").ok_or_else(|| ParserError::Data(format!("no `=>` in template: {line}")))?;
-    let json: Value = serde_json::from_str(json.trim()).map_err(|e| ParserError::Data(format!("{e} in template: {line}")))?;
+    let (text, json) =
+        line.split_once("=>").ok_or_else(|| ParserError::Data(format!("no `=>` in template: {line}")))?;
+    let json: Value =
+        serde_json::from_str(json.trim()).map_err(|e| ParserError::Data(format!("{e} in template: {line}")))?;
     let text = text
         .split_whitespace()
         .map(|w| {
@@ -98,9 +103,16 @@ fn fill(slot: &str, slots: &Slots, rng: &mut StdRng) -> Option<Vec<String>> {
 }
 
 /// Replaces `"$slot"` strings with spans.
-fn substitute(value: &Value, at: &BTreeMap<String, (usize, usize)>, values: &[String], n_words: usize) -> Option<Value> {
+fn substitute(
+    value: &Value,
+    at: &BTreeMap<String, (usize, usize)>,
+    values: &[String],
+    n_words: usize,
+) -> Option<Value> {
     Some(match value {
-        Value::String(s) if s.starts_with('@') => Value::String(values.get(s[1..].parse::<usize>().ok()?.checked_sub(1)?)?.clone()),
+        Value::String(s) if s.starts_with('@') => {
+            Value::String(values.get(s[1..].parse::<usize>().ok()?.checked_sub(1)?)?.clone())
+        }
         Value::String(s) if s.starts_with('$') => {
             let (a, b) = if s == "$*" {
                 (0, n_words.checked_sub(1)?)
@@ -111,10 +123,12 @@ fn substitute(value: &Value, at: &BTreeMap<String, (usize, usize)>, values: &[St
             };
             serde_json::json!([0, [a, b]])
         }
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| Some((k.clone(), substitute(v, at, values, n_words)?))).collect::<Option<_>>()?)
+        Value::Object(map) => Value::Object(
+            map.iter().map(|(k, v)| Some((k.clone(), substitute(v, at, values, n_words)?))).collect::<Option<_>>()?,
+        ),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| substitute(v, at, values, n_words)).collect::<Option<_>>()?)
         }
-        Value::Array(items) => Value::Array(items.iter().map(|v| substitute(v, at, values, n_words)).collect::<Option<_>>()?),
         other => other.clone(),
     })
 }

@@ -113,7 +113,10 @@ struct Prepared {
 }
 
 /// Vocabularies and grammar from the training forms; examples the scheme cannot express are dropped.
-fn build_vocab(train: &[Example], opts: &Options) -> Result<(WordVocab, OutVocab, Grammar, Vec<(Vec<String>, linearize::Linear)>)> {
+fn build_vocab(
+    train: &[Example],
+    opts: &Options,
+) -> Result<(WordVocab, OutVocab, Grammar, Vec<(Vec<String>, linearize::Linear)>)> {
     let mut counts: HashMap<String, usize> = HashMap::new();
     let mut grammar = Grammar::default();
     let mut tokens = BTreeSet::new();
@@ -178,8 +181,7 @@ fn batch_loss(parser: &NeuralParser, batch: &[&Prepared], dropout: &Dropout, wor
     let span_id = parser.out.id(SPAN).unwrap_or(0);
     let rows: Vec<&[String]> = batch.iter().map(|p| p.words.as_slice()).collect();
     let unk = || dropout.draw() < word_dropout;
-    let (ids, tri, lengths) =
-        input_tensors(&parser.words, parser.net.cfg.trigram_buckets, &rows, Some(&unk), dev)?;
+    let (ids, tri, lengths) = input_tensors(&parser.words, parser.net.cfg.trigram_buckets, &rows, Some(&unk), dev)?;
     let enc = parser.net.encode(&ids, &tri, &lengths, Some(dropout))?;
     let s = ids.dims2()?.1;
     let t = batch.iter().map(|p| p.tokens.len() + 1).max().unwrap_or(1);
@@ -234,7 +236,11 @@ fn batch_loss(parser: &NeuralParser, batch: &[&Prepared], dropout: &Dropout, wor
 /// Writes the three model files.
 pub fn save_model(parser: &NeuralParser, varmap: &VarMap, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
-    let meta = ModelMeta { model: parser.net.cfg.clone(), out_tokens: parser.out.tokens.clone(), grammar: parser.grammar.clone() };
+    let meta = ModelMeta {
+        model: parser.net.cfg.clone(),
+        out_tokens: parser.out.tokens.clone(),
+        grammar: parser.grammar.clone(),
+    };
     let write = |name: &str, bytes: &[u8]| {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
@@ -248,7 +254,13 @@ pub fn save_model(parser: &NeuralParser, varmap: &VarMap, dir: &Path) -> Result<
 /// Trains a parser on `train`, validating on `valid`; writes the best model to `out` (when given)
 /// and returns it with a report. `resume` continues from `out`'s checkpoint if there is one (the
 /// optimizer's moment estimates restart; weights, epoch and best score carry over).
-pub fn train(train: &[Example], valid: &[Example], opts: &Options, out: Option<&Path>, resume: bool) -> Result<(NeuralParser, TrainReport)> {
+pub fn train(
+    train: &[Example],
+    valid: &[Example],
+    opts: &Options,
+    out: Option<&Path>,
+    resume: bool,
+) -> Result<(NeuralParser, TrainReport)> {
     let started = Instant::now();
     let device = crate::parser::model::default_device();
     let (words, out_vocab, grammar, kept) = build_vocab(train, opts)?;
@@ -337,7 +349,11 @@ pub fn train(train: &[Example], valid: &[Example], opts: &Options, out: Option<&
             bar.inc(1);
             bar.set_message(format!("loss {:.3}", sum / n as f32));
             if opts.progress && bar.is_hidden() && n % 50 == 0 {
-                eprintln!("  step {n}/{batches_per_epoch}: loss {:.4} ({:.2}s/step)", sum / n as f32, epoch_start.elapsed().as_secs_f64() / n as f64);
+                eprintln!(
+                    "  step {n}/{batches_per_epoch}: loss {:.4} ({:.2}s/step)",
+                    sum / n as f32,
+                    epoch_start.elapsed().as_secs_f64() / n as f64
+                );
             }
             if opts.max_steps.is_some_and(|m| report.step_losses.len() >= m) {
                 break;
