@@ -31,9 +31,9 @@ fn log_sum_exp(values: impl Iterator<Item = f32> + Clone) -> f32 {
 fn best_span(start: &[f32], end: &[f32], n: usize) -> (Span, f32) {
     let mut best = (Span::new(0, 0), f32::NEG_INFINITY);
     let mut all = Vec::with_capacity(n * (n + 1) / 2);
-    for i in 0..n {
-        for j in i..n {
-            let score = start[i] + end[j];
+    for (i, s) in start.iter().take(n).enumerate() {
+        for (j, e) in end.iter().enumerate().take(n).skip(i) {
+            let score = s + e;
             all.push(score);
             if score > best.1 {
                 best = (Span::new(i, j), score);

@@ -89,10 +89,10 @@ pub fn input_tensors(
     for row in rows {
         let encoded = words.encode(row);
         for j in 0..s {
-            match row.get(j) {
-                Some(word) => {
+            match row.get(j).zip(encoded.get(j)) {
+                Some((word, &id)) => {
                     let drop_word = unk_mask.is_some_and(|f| f());
-                    ids.push(if drop_word { words.unk } else { encoded[j] });
+                    ids.push(if drop_word { words.unk } else { id });
                     tri.extend(vocab::trigrams(word, buckets));
                 }
                 None => {

@@ -112,11 +112,11 @@ struct Prepared {
     spans: Vec<(usize, usize)>,
 }
 
+/// Words and linearised form of each usable training example.
+type Kept = Vec<(Vec<String>, linearize::Linear)>;
+
 /// Vocabularies and grammar from the training forms; examples the scheme cannot express are dropped.
-fn build_vocab(
-    train: &[Example],
-    opts: &Options,
-) -> Result<(WordVocab, OutVocab, Grammar, Vec<(Vec<String>, linearize::Linear)>)> {
+fn build_vocab(train: &[Example], opts: &Options) -> Result<(WordVocab, OutVocab, Grammar, Kept)> {
     let mut counts: HashMap<String, usize> = HashMap::new();
     let mut grammar = Grammar::default();
     let mut tokens = BTreeSet::new();
