@@ -18,4 +18,5 @@ pub mod play;
 pub mod scenario;
 pub mod schematics;
 pub mod tasks;
+pub mod training;
 pub mod world;

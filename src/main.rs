@@ -49,13 +49,86 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Train the semantic parser; writes the best model (and a resumable checkpoint) to --out.
+    Train {
+        /// Annotated commands (`text|json` or `id|text|json`), split by unique text.
+        #[arg(long, default_value = "../shared/data/annotated.txt")]
+        data: PathBuf,
+        /// Output model directory.
+        #[arg(long, default_value = "models/parser")]
+        out: PathBuf,
+        /// Chit-chat lines used as NOOP examples (default: noop_chat.txt beside --data).
+        #[arg(long)]
+        noop_data: Option<PathBuf>,
+        /// How many chit-chat lines to sample as NOOP examples.
+        #[arg(long, default_value_t = 3000)]
+        noop: usize,
+        /// How many templated commands to generate and mix in.
+        #[arg(long, default_value_t = 0)]
+        templated: usize,
+        /// Template directory.
+        #[arg(long, default_value = "data/templates")]
+        templates: PathBuf,
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        #[arg(long, default_value_t = 64)]
+        batch_size: usize,
+        #[arg(long, default_value_t = 1e-3)]
+        lr: f64,
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        #[arg(long, default_value_t = 4)]
+        patience: usize,
+        #[arg(long, default_value_t = 128)]
+        d_model: usize,
+        #[arg(long, default_value_t = 2)]
+        layers: usize,
+        /// Fraction of unique texts held out for validation.
+        #[arg(long, default_value_t = 0.1)]
+        valid_fraction: f64,
+        /// Validate on at most this many rows per epoch (the final report uses all).
+        #[arg(long)]
+        valid_limit: Option<usize>,
+        /// Continue from the checkpoint in --out.
+        #[arg(long)]
+        resume: bool,
+    },
+    /// Benchmark the parser: exact match overall / per type, error kinds, latency.
+    EvalParser {
+        /// Model directory (default: the model shipped in the binary).
+        #[arg(long)]
+        model: Option<PathBuf>,
+        #[arg(long, default_value = "../shared/data/annotated.txt")]
+        data: PathBuf,
+        /// Evaluate every row instead of the held-out validation split.
+        #[arg(long)]
+        all: bool,
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        #[arg(long, default_value_t = 0.1)]
+        valid_fraction: f64,
+        /// Evaluate at most this many rows.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Beam width for decoding (1 = greedy; default: the parser's).
+        #[arg(long)]
+        beam: Option<usize>,
+    },
+    /// Parse one chat line: prints the logical form as JSON and the confidence.
+    Parse {
+        text: String,
+        /// Model directory (default: the model shipped in the binary).
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// Beam width for decoding (1 = greedy; default: the parser's).
+        #[arg(long)]
+        beam: Option<usize>,
+    },
 }
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
         .with_writer(std::io::stderr)
         .init();
     match run(Cli::parse()) {
@@ -74,5 +147,62 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench { area } => cli::bench::run(area),
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json } => cli::scenario::run(&paths, json),
+        Command::Train {
+            data,
+            out,
+            noop_data,
+            noop,
+            templated,
+            templates,
+            epochs,
+            batch_size,
+            lr,
+            seed,
+            patience,
+            d_model,
+            layers,
+            valid_fraction,
+            valid_limit,
+            resume,
+        } => cli::train::run(cli::train::Args {
+            data: &data,
+            out: &out,
+            noop_data: noop_data.as_deref(),
+            noop,
+            templated,
+            templates_dir: &templates,
+            valid_fraction,
+            resume,
+            options: craftmate::training::trainer::Options {
+                epochs,
+                batch_size,
+                lr,
+                seed,
+                patience,
+                d_model,
+                d_ff: d_model * 2,
+                encoder_layers: layers,
+                decoder_layers: layers,
+                valid_limit,
+                ..Default::default()
+            },
+        }),
+        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam } => {
+            // Latency is reported for one thread; candle and gemm read this before their first use.
+            if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+                // SAFETY: set before any other thread exists.
+                unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
+            }
+            cli::eval_parser::run(cli::eval_parser::Args {
+                model: model.as_deref(),
+                data: &data,
+                all,
+                seed,
+                valid_fraction,
+                limit,
+                beam,
+            })
+        }
+        Command::Parse { text, model, beam } => cli::parse::run(&text, model.as_deref(), beam),
     }
 }

@@ -1,6 +1,34 @@
 //! The semantic parser: chat text → [`LogicalForm`] with a confidence.
+//!
+//! [`NeuralParser`] is a small transformer encoder–decoder ([`model`]) that writes the form as
+//! structural tokens ([`linearize`]) under a grammar read from the training forms ([`grammar`]),
+//! with spans chosen by word pointers, so it can copy words it never saw. Every result is checked
+//! with the strict [`LogicalForm`] parse and [`validate`](crate::logical_form::validate); if that
+//! fails the answer is NOOP with confidence 0 — parsing never fails and never panics.
+//!
+//! The trained model ships inside the binary ([`NeuralParser::shipped`]); `--model DIR` loads
+//! another one saved by `craftmate train` ([`NeuralParser::load_dir`]).
 
-use crate::logical_form::LogicalForm;
+pub mod decode;
+pub mod error;
+pub mod grammar;
+pub mod layers;
+pub mod linearize;
+pub mod model;
+pub mod vocab;
+
+use std::path::Path;
+
+use candle_core::{Device, Tensor};
+use candle_nn::VarBuilder;
+use serde::{Deserialize, Serialize};
+
+pub use error::{ParserError, Result};
+use grammar::Grammar;
+use model::{Config, Encoded, Seq2Seq};
+use vocab::{OutVocab, TRIGRAMS_PER_WORD, WordVocab};
+
+use crate::logical_form::{self, DialogueType, LogicalForm};
 
 /// A parse: the logical form and how sure the parser is (0–1; the probability the model gives to
 /// the whole form, so long or unusual forms score lower).
@@ -15,4 +43,151 @@ pub trait Parser {
     /// Parses raw chat (normalised inside). Always returns a form that passes `validate` for the
     /// normalised text.
     fn parse(&self, text: &str) -> Parsed;
+}
+
+/// File names inside a model directory.
+pub const CONFIG_FILE: &str = "config.json";
+pub const TOKENIZER_FILE: &str = "tokenizer.json";
+pub const WEIGHTS_FILE: &str = "model.safetensors";
+
+/// What `config.json` holds besides the weights: network sizes, output tokens and the grammar.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ModelMeta {
+    pub model: Config,
+    pub out_tokens: Vec<String>,
+    pub grammar: Grammar,
+}
+
+/// The neural parser: network, vocabularies and grammar.
+pub struct NeuralParser {
+    pub net: Seq2Seq,
+    pub words: WordVocab,
+    pub out: OutVocab,
+    pub grammar: Grammar,
+    pub device: Device,
+    /// Beam width for decoding (1 = greedy).
+    pub beam_width: usize,
+}
+
+/// Default beam width: 1 = greedy decoding, which scored best on validation (a beam ranks short
+/// forms too high); a beam of [`FALLBACK_BEAM`] runs only when the greedy form fails validation.
+pub const DEFAULT_BEAM: usize = 1;
+/// Beam width tried when the greedy form does not validate.
+pub const FALLBACK_BEAM: usize = 4;
+
+/// Tensors for a batch of inputs: word ids (B, S), trigram ids (B, S, K), lengths.
+pub fn input_tensors(
+    words: &WordVocab,
+    buckets: usize,
+    rows: &[&[String]],
+    unk_mask: Option<&dyn Fn() -> bool>,
+    device: &Device,
+) -> candle_core::Result<(Tensor, Tensor, Vec<usize>)> {
+    let s = rows.iter().map(|r| r.len()).max().unwrap_or(1).max(1);
+    let mut ids = Vec::with_capacity(rows.len() * s);
+    let mut tri = Vec::with_capacity(rows.len() * s * TRIGRAMS_PER_WORD);
+    for row in rows {
+        let encoded = words.encode(row);
+        for j in 0..s {
+            match row.get(j).zip(encoded.get(j)) {
+                Some((word, &id)) => {
+                    let drop_word = unk_mask.is_some_and(|f| f());
+                    ids.push(if drop_word { words.unk } else { id });
+                    tri.extend(vocab::trigrams(word, buckets));
+                }
+                None => {
+                    ids.push(0);
+                    tri.extend([0u32; TRIGRAMS_PER_WORD]);
+                }
+            }
+        }
+    }
+    let b = rows.len();
+    Ok((
+        Tensor::from_vec(ids, (b, s), device)?,
+        Tensor::from_vec(tri, (b, s, TRIGRAMS_PER_WORD), device)?,
+        rows.iter().map(|r| r.len()).collect(),
+    ))
+}
+
+impl NeuralParser {
+    /// Builds a parser from the three model files' contents.
+    pub fn from_bytes(config: &[u8], tokenizer: &[u8], weights: Vec<u8>, device: Device) -> Result<Self> {
+        let meta: ModelMeta = serde_json::from_slice(config)?;
+        let vb = VarBuilder::from_buffered_safetensors(weights, model::DTYPE, &device)?;
+        let net = Seq2Seq::load(meta.model, vb)?;
+        Ok(NeuralParser {
+            net,
+            words: WordVocab::from_bytes(tokenizer)?,
+            out: OutVocab::new(meta.out_tokens),
+            grammar: meta.grammar,
+            device,
+            beam_width: DEFAULT_BEAM,
+        })
+    }
+
+    /// Loads a model directory written by `craftmate train`.
+    pub fn load_dir(dir: &Path) -> Result<Self> {
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
+        };
+        Self::from_bytes(&read(CONFIG_FILE)?, &read(TOKENIZER_FILE)?, read(WEIGHTS_FILE)?, model::default_device())
+    }
+
+    /// The model shipped inside the binary.
+    pub fn shipped() -> Result<Self> {
+        Self::from_bytes(
+            include_bytes!("../../models/parser/config.json"),
+            include_bytes!("../../models/parser/tokenizer.json"),
+            include_bytes!("../../models/parser/model.safetensors").to_vec(),
+            model::default_device(),
+        )
+    }
+
+    /// Encodes normalised words (at least one; cut to the model's limit).
+    pub fn encode(&self, words: &[String]) -> candle_core::Result<Encoded> {
+        let words = &words[..words.len().min(self.net.cfg.max_words)];
+        let (ids, tri, lengths) =
+            input_tensors(&self.words, self.net.cfg.trigram_buckets, &[words], None, &self.device)?;
+        self.net.encode(&ids, &tri, &lengths, None)
+    }
+
+    /// The full pipeline on normalised words; `None` when no valid form came out.
+    fn try_parse(&self, words: &[String]) -> Option<Parsed> {
+        let n = words.len().min(self.net.cfg.max_words);
+        let enc = self.encode(words).ok()?;
+        let text = words.join(" ");
+        // The most probable sequence that survives the strict parse and validation wins.
+        let first_valid = |finished: Vec<decode::Decoded>| {
+            finished.into_iter().find_map(|decoded| {
+                let value = linearize::delinearize(&decoded.tokens, &decoded.spans)?;
+                let lf = LogicalForm::from_json_value(&value).ok()?;
+                logical_form::validate(&text, &lf).ok()?;
+                Some(Parsed { lf, confidence: decoded.log_prob.exp() })
+            })
+        };
+        if self.beam_width <= 1 {
+            // Greedy first (fast, and the most accurate); a small beam only when it fails validation.
+            let greedy = decode::greedy(&self.net, &self.out, &self.grammar, &enc, n).ok()?;
+            if let Some(parsed) = first_valid(greedy.into_iter().collect()) {
+                return Some(parsed);
+            }
+            return first_valid(decode::beam(&self.net, &self.out, &self.grammar, &enc, n, FALLBACK_BEAM).ok()?);
+        }
+        first_valid(decode::beam(&self.net, &self.out, &self.grammar, &enc, n, self.beam_width).ok()?)
+    }
+}
+
+impl Parser for NeuralParser {
+    fn parse(&self, text: &str) -> Parsed {
+        let words = logical_form::tokenize(text);
+        if words.is_empty() {
+            return Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 1.0 };
+        }
+        self.try_parse(&words).unwrap_or_else(|| {
+            tracing::debug!(text, "no valid parse; falling back to NOOP");
+            Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 0.0 }
+        })
+    }
 }

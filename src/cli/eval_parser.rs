@@ -1,0 +1,60 @@
+//! `craftmate eval-parser [--model DIR] --data FILE [--all]`: the parser benchmark. On the
+//! annotated file it scores the held-out validation split (the same seeded split training uses);
+//! latency is measured on one thread, per parse, normalisation and decoding included.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use craftmate::training::{data, eval};
+
+pub struct Args<'a> {
+    pub model: Option<&'a Path>,
+    pub data: &'a Path,
+    pub all: bool,
+    pub seed: u64,
+    pub valid_fraction: f64,
+    pub limit: Option<usize>,
+    pub beam: Option<usize>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let parser = super::load_parser(args.model, args.beam)?;
+    let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let is_annotated = args.data.file_name().is_some_and(|n| n == "annotated.txt");
+    let mut rows = if is_annotated && !args.all {
+        let (_, valid) = data::split(rows, args.valid_fraction, args.seed);
+        println!(
+            "evaluating the held-out validation split of {} ({} rows; seed {}, {:.0}% of unique texts; --all for every row)",
+            args.data.display(),
+            valid.len(),
+            args.seed,
+            args.valid_fraction * 100.0
+        );
+        valid
+    } else {
+        println!("evaluating every row of {} ({} rows)", args.data.display(), rows.len());
+        rows
+    };
+    if let Some(limit) = args.limit {
+        rows.truncate(limit);
+    }
+    let report = eval::evaluate(&parser, &rows);
+    println!("\nper dialogue type:");
+    for (name, t) in &report.by_dialogue {
+        println!("  {name:<22} {:6.2}% ({}/{})", t.percent(), t.correct, t.total);
+    }
+    println!("per action type (rows whose gold form has the action):");
+    for (name, t) in &report.by_action {
+        println!("  {name:<22} {:6.2}% ({}/{})", t.percent(), t.correct, t.total);
+    }
+    println!("most frequent errors:");
+    let mut errors: Vec<_> = report.errors.iter().collect();
+    errors.sort_by(|a, b| b.1.cmp(a.1));
+    for (kind, n) in errors {
+        println!("  {n:6}  {kind}");
+    }
+    println!("latency p50: {:.2} ms, p99: {:.2} ms", report.latency(0.5), report.latency(0.99));
+    println!("exact match: {:.2}% ({}/{})", report.overall.percent(), report.overall.correct, report.overall.total);
+    Ok(ExitCode::SUCCESS)
+}

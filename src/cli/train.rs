@@ -1,0 +1,67 @@
+//! `craftmate train --data FILE --out DIR`: train the parser on annotated commands (split by unique
+//! text), NOOP chit-chat and templated commands; prints progress, per-epoch validation and a final
+//! report, and writes the best model to DIR.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use craftmate::training::{data, eval, templates, trainer};
+
+pub struct Args<'a> {
+    pub data: &'a Path,
+    pub out: &'a Path,
+    pub noop_data: Option<&'a Path>,
+    pub noop: usize,
+    pub templated: usize,
+    pub templates_dir: &'a Path,
+    pub valid_fraction: f64,
+    pub resume: bool,
+    pub options: trainer::Options,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let (mut train, valid) = data::split(rows, args.valid_fraction, args.options.seed);
+    println!(
+        "annotated: {} training rows, {} validation rows (split by unique text, seed {})",
+        train.len(),
+        valid.len(),
+        args.options.seed
+    );
+    let noop_path = args.noop_data.map(Path::to_path_buf).unwrap_or_else(|| args.data.with_file_name("noop_chat.txt"));
+    if args.noop > 0 && noop_path.exists() {
+        let noop = data::load_noop(&noop_path, args.noop, args.options.seed)?;
+        println!("noop chat: {} examples from {}", noop.len(), noop_path.display());
+        train.extend(noop);
+    }
+    if args.templated > 0 {
+        let generated = templates::generate_from_dir(args.templates_dir, args.templated, args.options.seed)
+            .with_context(|| format!("templates in {}", args.templates_dir.display()))?;
+        println!("templated: {} examples from {}", generated.len(), args.templates_dir.display());
+        train.extend(generated);
+    }
+    let (parser, report) = trainer::train(&train, &valid, &args.options, Some(args.out), args.resume)?;
+    let _ = parser;
+    let best = craftmate::parser::NeuralParser::load_dir(args.out)?;
+    let final_eval = eval::evaluate(&best, &valid);
+    std::fs::write(
+        args.out.join("train_report.json"),
+        serde_json::to_string_pretty(&serde_json::json!({
+            "report": report, "options": args.options, "templated": args.templated, "noop": args.noop,
+            "valid_exact_match": final_eval.overall.percent(),
+        }))?,
+    )?;
+    println!(
+        "done in {:.0}s: {} epochs, best epoch {}, {} training examples; validation exact match {:.2}% ({}/{}); model in {}",
+        report.seconds,
+        report.epochs_run,
+        report.best_epoch,
+        report.train_examples,
+        final_eval.overall.percent(),
+        final_eval.overall.correct,
+        final_eval.overall.total,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,186 @@
+//! Grammar-constrained greedy decoding: at each step only tokens the [`Grammar`] allows are
+//! considered, spans are the best (start ≤ end) pair of word pointers, and the result's
+//! log-probability (renormalised over the allowed choices) becomes the confidence.
+
+use candle_core::Result;
+
+use super::grammar::{Grammar, State};
+use super::linearize::{BOS, EOS, SPAN};
+use super::model::{Encoded, LayerCache, Seq2Seq};
+use super::vocab::OutVocab;
+use crate::logical_form::Span;
+
+/// A decoded sequence: tokens, spans, and the summed log-probability of every choice.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    pub tokens: Vec<String>,
+    pub spans: Vec<Span>,
+    pub log_prob: f32,
+}
+
+fn log_sum_exp(values: impl Iterator<Item = f32> + Clone) -> f32 {
+    let max = values.clone().fold(f32::NEG_INFINITY, f32::max);
+    if !max.is_finite() {
+        return max;
+    }
+    max + values.map(|v| (v - max).exp()).sum::<f32>().ln()
+}
+
+/// The best span over `n` words: argmax of start[i] + end[j] with i ≤ j, and its log-probability
+/// renormalised over all valid pairs.
+fn best_span(start: &[f32], end: &[f32], n: usize) -> (Span, f32) {
+    let mut best = (Span::new(0, 0), f32::NEG_INFINITY);
+    let mut all = Vec::with_capacity(n * (n + 1) / 2);
+    for (i, s) in start.iter().take(n).enumerate() {
+        for (j, e) in end.iter().enumerate().take(n).skip(i) {
+            let score = s + e;
+            all.push(score);
+            if score > best.1 {
+                best = (Span::new(i, j), score);
+            }
+        }
+    }
+    let norm = log_sum_exp(all.iter().copied());
+    (best.0, best.1 - norm)
+}
+
+/// Decodes one encoded input of `n_words` words; `None` if the grammar dead-ends or the output
+/// grows past the model's limit.
+pub fn greedy(
+    model: &Seq2Seq,
+    vocab: &OutVocab,
+    grammar: &Grammar,
+    enc: &Encoded,
+    n_words: usize,
+) -> Result<Option<Decoded>> {
+    let mut cache = model.start_cache(enc)?;
+    let mut state = State::new(grammar);
+    let mut out = Decoded { tokens: Vec::new(), spans: Vec::new(), log_prob: 0.0 };
+    let Some(mut input) = vocab.id(BOS) else { return Ok(None) };
+    let mut input_span = None;
+    for position in 0..model.cfg.max_tokens {
+        let allowed: Vec<(u32, String)> =
+            state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect();
+        if allowed.is_empty() {
+            return Ok(None);
+        }
+        let h = model.step(enc, &mut cache, input, input_span, position)?;
+        // A forced token (the only one the grammar allows) needs no output layer.
+        let (id, token) = if allowed.len() == 1 {
+            allowed[0].clone()
+        } else {
+            let logits = model.token_log_probs(&h)?;
+            let norm = log_sum_exp(allowed.iter().map(|(id, _)| logits[*id as usize]));
+            let best = allowed
+                .iter()
+                .max_by(|a, b| logits[a.0 as usize].total_cmp(&logits[b.0 as usize]))
+                .cloned()
+                .unwrap_or_else(|| allowed[0].clone());
+            out.log_prob += logits[best.0 as usize] - norm;
+            best
+        };
+        if token == EOS {
+            return Ok(Some(out));
+        }
+        input_span = None;
+        if token == SPAN {
+            let (start, end) = model.span_log_probs(&h, enc)?;
+            let (span, lp) = best_span(&start, &end, n_words);
+            out.log_prob += lp;
+            out.spans.push(span);
+            input_span = Some((span.start, span.end));
+        }
+        state.push(&token);
+        out.tokens.push(token);
+        input = id;
+    }
+    Ok(None)
+}
+
+/// A partial hypothesis in beam search.
+#[derive(Clone)]
+struct Hypothesis<'g> {
+    state: State<'g>,
+    cache: Vec<LayerCache>,
+    out: Decoded,
+    input: u32,
+    input_span: Option<(usize, usize)>,
+}
+
+/// Beam search under the grammar: keeps the `width` most probable partial forms; returns finished
+/// sequences, most probable first (the caller takes the first that validates). Width 1 is greedy.
+pub fn beam(
+    model: &Seq2Seq,
+    vocab: &OutVocab,
+    grammar: &Grammar,
+    enc: &Encoded,
+    n_words: usize,
+    width: usize,
+) -> Result<Vec<Decoded>> {
+    let Some(bos) = vocab.id(BOS) else { return Ok(Vec::new()) };
+    let mut live = vec![Hypothesis {
+        state: State::new(grammar),
+        cache: model.start_cache(enc)?,
+        out: Decoded { tokens: Vec::new(), spans: Vec::new(), log_prob: 0.0 },
+        input: bos,
+        input_span: None,
+    }];
+    let mut finished: Vec<Decoded> = Vec::new();
+    for position in 0..model.cfg.max_tokens {
+        let mut candidates: Vec<Hypothesis> = Vec::new();
+        for mut hyp in live {
+            let allowed: Vec<(u32, String)> =
+                hyp.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect();
+            if allowed.is_empty() {
+                continue;
+            }
+            let h = model.step(enc, &mut hyp.cache, hyp.input, hyp.input_span, position)?;
+            let scored: Vec<(u32, String, f32)> = if allowed.len() == 1 {
+                allowed.into_iter().map(|(id, t)| (id, t, 0.0)).collect()
+            } else {
+                let logits = model.token_log_probs(&h)?;
+                let norm = log_sum_exp(allowed.iter().map(|(id, _)| logits[*id as usize]));
+                let mut ranked: Vec<_> =
+                    allowed.into_iter().map(|(id, t)| (id, t, logits[id as usize] - norm)).collect();
+                ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
+                ranked
+            };
+            let mut pointers = None;
+            for (id, token, lp) in scored.into_iter().take(width) {
+                let mut next = hyp.clone();
+                next.out.log_prob += lp;
+                if token == EOS {
+                    finished.push(next.out);
+                    continue;
+                }
+                next.input_span = None;
+                if token == SPAN {
+                    if pointers.is_none() {
+                        pointers = Some(model.span_log_probs(&h, enc)?);
+                    }
+                    let (start, end) = pointers.as_ref().map(|(s, e)| (s.as_slice(), e.as_slice())).unwrap_or_default();
+                    let (span, lp) = best_span(start, end, n_words);
+                    next.out.log_prob += lp;
+                    next.out.spans.push(span);
+                    next.input_span = Some((span.start, span.end));
+                }
+                next.state.push(&token);
+                next.out.tokens.push(token);
+                next.input = id;
+                candidates.push(next);
+            }
+        }
+        candidates.sort_by(|a, b| b.out.log_prob.total_cmp(&a.out.log_prob));
+        candidates.truncate(width);
+        // Log-probabilities only fall, so once the best finished form beats every live one, stop.
+        let best_finished = finished.iter().map(|d| d.log_prob).fold(f32::NEG_INFINITY, f32::max);
+        if candidates.is_empty() || candidates[0].out.log_prob < best_finished && finished.len() >= width {
+            break;
+        }
+        live = candidates;
+    }
+    // Rank by log-probability per token: raw sums favour forms that stop early.
+    let per_token = |d: &Decoded| d.log_prob / (d.tokens.len() + d.spans.len()).max(1) as f32;
+    finished.sort_by(|a, b| per_token(b).total_cmp(&per_token(a)));
+    Ok(finished)
+}

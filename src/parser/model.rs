@@ -1,0 +1,316 @@
+//! The network: a small transformer encoder over words and a transformer decoder that writes the
+//! linearised form, with two pointer heads that pick a span's first and last word.
+//!
+//! Encoder input per word = word embedding + sum of its hashed character-trigram embeddings +
+//! position embedding. Decoder input per step = output-token embedding + position embedding and,
+//! for a `<span>` token, a projection of the encoder states of the span's first and last words, so
+//! what follows a span can depend on which words it covered (e.g. `has_colour` after "red").
+//! Pointer heads score every encoder position against the decoder state that emits `<span>`.
+
+use candle_core::{D, DType, Device, Module, Result, Tensor};
+use candle_nn::{Embedding, Linear, VarBuilder, embedding, linear};
+use serde::{Deserialize, Serialize};
+
+use super::layers::{Attention, Dropout, FeedForward, LayerNorm, drop};
+
+/// Sizes of the network.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Config {
+    pub d_model: usize,
+    pub heads: usize,
+    pub d_ff: usize,
+    pub encoder_layers: usize,
+    pub decoder_layers: usize,
+    pub word_vocab: usize,
+    pub trigram_buckets: usize,
+    pub out_vocab: usize,
+    /// Longest input (words beyond it are cut off) and longest output (tokens).
+    pub max_words: usize,
+    pub max_tokens: usize,
+}
+
+/// Additive mask value for positions that must not be attended to.
+pub const NEG: f64 = -1e9;
+
+struct EncoderLayer {
+    norm1: LayerNorm,
+    attn: Attention,
+    norm2: LayerNorm,
+    ff: FeedForward,
+}
+
+impl EncoderLayer {
+    fn load(cfg: &Config, vb: VarBuilder) -> Result<Self> {
+        Ok(EncoderLayer {
+            norm1: LayerNorm::load(cfg.d_model, vb.pp("norm1"))?,
+            attn: Attention::load(cfg.d_model, cfg.heads, vb.pp("attn"))?,
+            norm2: LayerNorm::load(cfg.d_model, vb.pp("norm2"))?,
+            ff: FeedForward::load(cfg.d_model, cfg.d_ff, vb.pp("ff"))?,
+        })
+    }
+
+    fn forward(&self, x: &Tensor, mask: &Tensor, dropout: Option<&Dropout>) -> Result<Tensor> {
+        let h = self.norm1.forward(x)?;
+        let x = (x + drop(self.attn.forward(&h, &h, Some(mask))?, dropout)?)?;
+        let h = self.norm2.forward(&x)?;
+        &x + drop(self.ff.forward(&h, dropout)?, dropout)?
+    }
+}
+
+struct DecoderLayer {
+    norm1: LayerNorm,
+    self_attn: Attention,
+    norm2: LayerNorm,
+    cross_attn: Attention,
+    norm3: LayerNorm,
+    ff: FeedForward,
+}
+
+/// Per-layer cache for step-by-step decoding: self-attention keys/values so far and the
+/// cross-attention keys/values of the encoder output (computed once).
+#[derive(Clone)]
+pub struct LayerCache {
+    self_kv: Option<(Tensor, Tensor)>,
+    cross_kv: (Tensor, Tensor),
+}
+
+impl DecoderLayer {
+    fn load(cfg: &Config, vb: VarBuilder) -> Result<Self> {
+        Ok(DecoderLayer {
+            norm1: LayerNorm::load(cfg.d_model, vb.pp("norm1"))?,
+            self_attn: Attention::load(cfg.d_model, cfg.heads, vb.pp("self_attn"))?,
+            norm2: LayerNorm::load(cfg.d_model, vb.pp("norm2"))?,
+            cross_attn: Attention::load(cfg.d_model, cfg.heads, vb.pp("cross_attn"))?,
+            norm3: LayerNorm::load(cfg.d_model, vb.pp("norm3"))?,
+            ff: FeedForward::load(cfg.d_model, cfg.d_ff, vb.pp("ff"))?,
+        })
+    }
+
+    fn forward(
+        &self,
+        y: &Tensor,
+        memory: &Tensor,
+        causal: &Tensor,
+        memory_mask: &Tensor,
+        dropout: Option<&Dropout>,
+    ) -> Result<Tensor> {
+        let h = self.norm1.forward(y)?;
+        let y = (y + drop(self.self_attn.forward(&h, &h, Some(causal))?, dropout)?)?;
+        let h = self.norm2.forward(&y)?;
+        let y = (&y + drop(self.cross_attn.forward(&h, memory, Some(memory_mask))?, dropout)?)?;
+        let h = self.norm3.forward(&y)?;
+        &y + drop(self.ff.forward(&h, dropout)?, dropout)?
+    }
+
+    /// One decoding step for a (1, 1, D) input, extending the cache.
+    fn step(&self, y: &Tensor, cache: &mut LayerCache, memory_mask: &Tensor) -> Result<Tensor> {
+        let h = self.norm1.forward(y)?;
+        let (k, v) = self.self_attn.keys_values(&h)?;
+        let (k, v) = match cache.self_kv.take() {
+            Some((pk, pv)) => (Tensor::cat(&[&pk, &k], 2)?, Tensor::cat(&[&pv, &v], 2)?),
+            None => (k, v),
+        };
+        let y = (y + self.self_attn.attend(&h, &k, &v, None)?)?;
+        cache.self_kv = Some((k, v));
+        let h = self.norm2.forward(&y)?;
+        let (ck, cv) = &cache.cross_kv;
+        let y = (&y + self.cross_attn.attend(&h, ck, cv, Some(memory_mask))?)?;
+        let h = self.norm3.forward(&y)?;
+        &y + self.ff.forward(&h, None)?
+    }
+}
+
+/// The whole parser network.
+pub struct Seq2Seq {
+    pub cfg: Config,
+    word_emb: Embedding,
+    trigram_emb: Embedding,
+    word_pos: Embedding,
+    encoder: Vec<EncoderLayer>,
+    enc_norm: LayerNorm,
+    tok_emb: Embedding,
+    tok_pos: Embedding,
+    span_in: Linear,
+    decoder: Vec<DecoderLayer>,
+    dec_norm: LayerNorm,
+    out: Linear,
+    start_q: Linear,
+    end_q: Linear,
+}
+
+/// Encoder output plus its additive padding mask (B, 1, 1, S).
+pub struct Encoded {
+    pub states: Tensor,
+    pub mask: Tensor,
+}
+
+/// Teacher-forced decoder outputs: token logits (B, T, V) and pointer logits (B, T, S).
+pub struct DecoderOut {
+    pub logits: Tensor,
+    pub start: Tensor,
+    pub end: Tensor,
+}
+
+impl Seq2Seq {
+    pub fn load(cfg: Config, vb: VarBuilder) -> Result<Self> {
+        let d = cfg.d_model;
+        let encoder = (0..cfg.encoder_layers)
+            .map(|i| EncoderLayer::load(&cfg, vb.pp(format!("enc.{i}"))))
+            .collect::<Result<_>>()?;
+        let decoder = (0..cfg.decoder_layers)
+            .map(|i| DecoderLayer::load(&cfg, vb.pp(format!("dec.{i}"))))
+            .collect::<Result<_>>()?;
+        Ok(Seq2Seq {
+            word_emb: embedding(cfg.word_vocab, d, vb.pp("word_emb"))?,
+            trigram_emb: embedding(cfg.trigram_buckets, d, vb.pp("trigram_emb"))?,
+            word_pos: embedding(cfg.max_words, d, vb.pp("word_pos"))?,
+            encoder,
+            enc_norm: LayerNorm::load(d, vb.pp("enc_norm"))?,
+            tok_emb: embedding(cfg.out_vocab, d, vb.pp("tok_emb"))?,
+            tok_pos: embedding(cfg.max_tokens + 1, d, vb.pp("tok_pos"))?,
+            span_in: linear(d, d, vb.pp("span_in"))?,
+            decoder,
+            dec_norm: LayerNorm::load(d, vb.pp("dec_norm"))?,
+            out: linear(d, cfg.out_vocab, vb.pp("out"))?,
+            start_q: linear(d, d, vb.pp("start_q"))?,
+            end_q: linear(d, d, vb.pp("end_q"))?,
+            cfg,
+        })
+    }
+
+    /// Encodes words: `words` (B, S) u32, `trigrams` (B, S, K) u32, `lengths` per row.
+    pub fn encode(
+        &self,
+        words: &Tensor,
+        trigrams: &Tensor,
+        lengths: &[usize],
+        dropout: Option<&Dropout>,
+    ) -> Result<Encoded> {
+        let (b, s) = words.dims2()?;
+        let dev = words.device();
+        let positions = Tensor::arange(0u32, s as u32, dev)?;
+        // Sum each word's trigram vectors as a batched (1×K)·(K×D) product: far faster on CPU
+        // than a reduction over a middle axis, forwards and backwards.
+        let k = trigrams.dim(2)?;
+        let tri = self.trigram_emb.forward(&trigrams.flatten_all()?)?.reshape((b * s, k, self.cfg.d_model))?;
+        let ones = Tensor::ones((b * s, 1, k), tri.dtype(), dev)?;
+        let tri = ones.matmul(&tri)?.reshape((b, s, self.cfg.d_model))?;
+        let x = self.word_emb.forward(words)?.add(&tri)?.broadcast_add(&self.word_pos.forward(&positions)?)?;
+        let mut x = drop(x, dropout)?;
+        let mask: Vec<f32> =
+            lengths.iter().flat_map(|&n| (0..s).map(move |j| if j < n { 0.0 } else { NEG as f32 })).collect();
+        let mask = Tensor::from_vec(mask, (b, 1, 1, s), dev)?;
+        for layer in &self.encoder {
+            x = layer.forward(&x, &mask, dropout)?;
+        }
+        Ok(Encoded { states: self.enc_norm.forward(&x)?, mask })
+    }
+
+    /// Decoder input embeddings: `tokens` (B, T); `span_words` (B, T, 2) flat row indices into the
+    /// (B·S, D) encoder states of each `<span>` input's first and last word (0 elsewhere);
+    /// `span_mask` (B, T, 1) is 1 at `<span>` inputs.
+    fn embed_inputs(
+        &self,
+        enc: &Encoded,
+        tokens: &Tensor,
+        span_words: &Tensor,
+        span_mask: &Tensor,
+        offset: usize,
+    ) -> Result<Tensor> {
+        let (b, t) = tokens.dims2()?;
+        let d = self.cfg.d_model;
+        let positions = Tensor::arange(offset as u32, (offset + t) as u32, tokens.device())?;
+        let flat = enc.states.reshape(((), d))?;
+        let picked = flat.index_select(&span_words.flatten_all()?, 0)?.reshape((b, t, 2, d))?.sum(2)?;
+        let span_vec = self.span_in.forward(&picked)?.broadcast_mul(span_mask)?;
+        self.tok_emb.forward(tokens)?.broadcast_add(&self.tok_pos.forward(&positions)?)?.add(&span_vec)
+    }
+
+    /// Pointer scores of decoder states `h` (B, T, D) against encoder states: (B, T, S) each.
+    fn pointers(&self, h: &Tensor, enc: &Encoded) -> Result<(Tensor, Tensor)> {
+        let keys_t = enc.states.transpose(1, 2)?.contiguous()?;
+        let scale = 1.0 / (self.cfg.d_model as f64).sqrt();
+        // Padding words get -1e9 so they are never picked.
+        let mask = enc.mask.squeeze(1)?;
+        let start = (self.start_q.forward(h)?.matmul(&keys_t)? * scale)?.broadcast_add(&mask)?;
+        let end = (self.end_q.forward(h)?.matmul(&keys_t)? * scale)?.broadcast_add(&mask)?;
+        Ok((start, end))
+    }
+
+    /// Teacher-forced decoding of whole target sequences (training).
+    pub fn decode_train(
+        &self,
+        enc: &Encoded,
+        tokens: &Tensor,
+        span_words: &Tensor,
+        span_mask: &Tensor,
+        dropout: Option<&Dropout>,
+    ) -> Result<DecoderOut> {
+        let (_, t) = tokens.dims2()?;
+        let mut y = drop(self.embed_inputs(enc, tokens, span_words, span_mask, 0)?, dropout)?;
+        let causal: Vec<f32> =
+            (0..t).flat_map(|i| (0..t).map(move |j| if j <= i { 0.0 } else { NEG as f32 })).collect();
+        let causal = Tensor::from_vec(causal, (1, 1, t, t), tokens.device())?;
+        for layer in &self.decoder {
+            y = layer.forward(&y, &enc.states, &causal, &enc.mask, dropout)?;
+        }
+        let h = self.dec_norm.forward(&y)?;
+        let (start, end) = self.pointers(&h, enc)?;
+        Ok(DecoderOut { logits: self.out.forward(&h)?, start, end })
+    }
+
+    /// Starts step-by-step decoding for a single encoded input.
+    pub fn start_cache(&self, enc: &Encoded) -> Result<Vec<LayerCache>> {
+        self.decoder
+            .iter()
+            .map(|layer| Ok(LayerCache { self_kv: None, cross_kv: layer.cross_attn.keys_values(&enc.states)? }))
+            .collect()
+    }
+
+    /// Feeds one token at `position` (with its span, if it is `<span>`) and returns the decoder state
+    /// (1, 1, D) that predicts what comes next.
+    pub fn step(
+        &self,
+        enc: &Encoded,
+        cache: &mut [LayerCache],
+        token: u32,
+        span: Option<(usize, usize)>,
+        position: usize,
+    ) -> Result<Tensor> {
+        let dev = enc.states.device();
+        let tokens = Tensor::new(&[[token]], dev)?;
+        let (s, e) = span.unwrap_or((0, 0));
+        let span_words = Tensor::new(&[[[s as u32, e as u32]]], dev)?;
+        let span_mask = Tensor::new(&[[[if span.is_some() { 1f32 } else { 0.0 }]]], dev)?;
+        let mut y = self.embed_inputs(enc, &tokens, &span_words, &span_mask, position)?;
+        for (layer, c) in self.decoder.iter().zip(cache.iter_mut()) {
+            y = layer.step(&y, c, &enc.mask)?;
+        }
+        self.dec_norm.forward(&y)
+    }
+
+    /// Next-token log-probabilities (V) from a decoder state.
+    pub fn token_log_probs(&self, h: &Tensor) -> Result<Vec<f32>> {
+        candle_nn::ops::log_softmax(&self.out.forward(h)?, D::Minus1)?.flatten_all()?.to_vec1()
+    }
+
+    /// Start and end pointer log-probabilities over the words (S each) from a decoder state.
+    pub fn span_log_probs(&self, h: &Tensor, enc: &Encoded) -> Result<(Vec<f32>, Vec<f32>)> {
+        let (start, end) = self.pointers(h, enc)?;
+        let start = candle_nn::ops::log_softmax(&start, D::Minus1)?;
+        let end = candle_nn::ops::log_softmax(&end, D::Minus1)?;
+        Ok((start.flatten_all()?.to_vec1()?, end.flatten_all()?.to_vec1()?))
+    }
+}
+
+/// The device to run on: the first CUDA GPU when built with `cuda` and one exists, else the CPU.
+pub fn default_device() -> Device {
+    #[cfg(feature = "cuda")]
+    if let Ok(dev) = Device::new_cuda(0) {
+        return dev;
+    }
+    Device::Cpu
+}
+
+/// The weights' dtype (kept in f32: the model is small).
+pub const DTYPE: DType = DType::F32;

@@ -1,0 +1,94 @@
+//! Training examples: annotated rows (`text|json` or `id|text|json`), chit-chat lines as NOOP
+//! examples, and the deterministic train/validation split by unique lower-cased text (the same text
+//! never lands on both sides, so duplicates cannot inflate the validation score).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use serde_json::Value;
+
+use crate::logical_form::check::load_rows;
+use crate::parser::{ParserError, Result};
+
+/// One example: the data's words (already normalised) and the gold form as JSON.
+#[derive(Debug, Clone)]
+pub struct Example {
+    pub words: Vec<String>,
+    pub json: Value,
+}
+
+impl Example {
+    pub fn text(&self) -> String {
+        self.words.join(" ")
+    }
+}
+
+/// Loads an annotation file; rows whose JSON does not decode are skipped (and counted in the log).
+pub fn load_annotated(path: &Path) -> Result<Vec<Example>> {
+    let rows = load_rows(path).map_err(|e| ParserError::Data(e.to_string()))?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        match serde_json::from_str::<Value>(&row.json) {
+            Ok(json) => out.push(Example {
+                words: row.text.to_lowercase().split_whitespace().map(str::to_string).collect(),
+                json,
+            }),
+            Err(e) => tracing::warn!(line = row.line, "skipping row: {e}"),
+        }
+    }
+    Ok(out)
+}
+
+/// `n` chit-chat lines (seeded sample) as NOOP examples.
+pub fn load_noop(path: &Path, n: usize, seed: u64) -> Result<Vec<Example>> {
+    let text = std::fs::read_to_string(path).map_err(|source| ParserError::Io { path: path.into(), source })?;
+    let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines.shuffle(&mut StdRng::seed_from_u64(seed));
+    Ok(lines
+        .into_iter()
+        .take(n)
+        .map(|l| Example {
+            words: l.to_lowercase().split_whitespace().map(str::to_string).collect(),
+            json: serde_json::json!({"dialogue_type": "NOOP"}),
+        })
+        .collect())
+}
+
+/// Splits by unique lower-cased text: a seeded shuffle of the sorted unique texts puts the first
+/// `valid_fraction` of them in validation.
+pub fn split(examples: Vec<Example>, valid_fraction: f64, seed: u64) -> (Vec<Example>, Vec<Example>) {
+    let unique: BTreeSet<String> = examples.iter().map(|e| e.text()).collect();
+    let mut texts: Vec<String> = unique.into_iter().collect();
+    texts.shuffle(&mut StdRng::seed_from_u64(seed));
+    let n_valid = (texts.len() as f64 * valid_fraction).round() as usize;
+    let valid: BTreeSet<String> = texts.into_iter().take(n_valid).collect();
+    examples.into_iter().partition(|e| !valid.contains(&e.text()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ex(text: &str) -> Example {
+        Example { words: text.split(' ').map(str::to_string).collect(), json: serde_json::json!({}) }
+    }
+
+    #[test]
+    fn split_keeps_duplicates_together_and_is_deterministic() {
+        let rows: Vec<Example> = (0..200).map(|i| ex(&format!("row {}", i % 150))).collect();
+        let (train, valid) = split(rows.clone(), 0.1, 7);
+        assert_eq!(train.len() + valid.len(), 200);
+        let train_texts: BTreeSet<String> = train.iter().map(Example::text).collect();
+        assert!(valid.iter().all(|e| !train_texts.contains(&e.text())));
+        let valid_texts: BTreeSet<String> = valid.iter().map(Example::text).collect();
+        assert_eq!(valid_texts.len(), 15);
+        let (_, again) = split(rows, 0.1, 7);
+        assert_eq!(
+            again.iter().map(Example::text).collect::<Vec<_>>(),
+            valid.iter().map(Example::text).collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,112 @@
+//! The parser benchmark: exact match (predicted JSON equals gold JSON as values) overall, per
+//! dialogue type and per action type, the kinds of errors, and per-parse latency.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::data::Example;
+use crate::parser::{Parser, linearize};
+
+/// Correct and total counts.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tally {
+    pub correct: usize,
+    pub total: usize,
+}
+
+impl Tally {
+    fn add(&mut self, ok: bool) {
+        self.total += 1;
+        self.correct += ok as usize;
+    }
+
+    pub fn percent(&self) -> f64 {
+        if self.total == 0 { 0.0 } else { 100.0 * self.correct as f64 / self.total as f64 }
+    }
+}
+
+/// Results of one evaluation.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    pub overall: Tally,
+    pub by_dialogue: BTreeMap<String, Tally>,
+    pub by_action: BTreeMap<String, Tally>,
+    pub errors: BTreeMap<String, usize>,
+    /// Milliseconds per parse (normalisation, encoding and decoding included), sorted.
+    pub latencies_ms: Vec<f64>,
+}
+
+impl Report {
+    /// The `q`-quantile of the latencies (0 ≤ q ≤ 1).
+    pub fn latency(&self, q: f64) -> f64 {
+        if self.latencies_ms.is_empty() {
+            return 0.0;
+        }
+        let i = ((self.latencies_ms.len() - 1) as f64 * q).round() as usize;
+        self.latencies_ms[i]
+    }
+}
+
+/// The form with every span replaced by a marker: what is left is the tree.
+pub fn skeleton(value: &Value) -> Value {
+    if linearize::as_span(value).is_some() {
+        return Value::String("<span>".into());
+    }
+    match value {
+        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), skeleton(v))).collect()),
+        Value::Array(items) => Value::Array(items.iter().map(skeleton).collect()),
+        other => other.clone(),
+    }
+}
+
+fn action_types(value: &Value) -> Vec<String> {
+    let mut out: Vec<String> = value
+        .get("action_sequence")
+        .and_then(Value::as_array)
+        .map(|actions| {
+            actions.iter().filter_map(|a| a.get("action_type").and_then(Value::as_str).map(str::to_string)).collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Why a prediction differs from the gold form.
+fn error_kind(predicted: &Value, gold: &Value) -> &'static str {
+    if skeleton(predicted) == skeleton(gold) {
+        "span: right tree, wrong words"
+    } else if predicted.get("dialogue_type") != gold.get("dialogue_type") {
+        "tree: wrong dialogue type"
+    } else if action_types(predicted) != action_types(gold) {
+        "tree: wrong action type(s)"
+    } else {
+        "tree: wrong structure below the action"
+    }
+}
+
+/// Parses every example and scores it.
+pub fn evaluate(parser: &dyn Parser, examples: &[Example]) -> Report {
+    let mut report = Report::default();
+    for example in examples {
+        let text = example.text();
+        let t0 = Instant::now();
+        let parsed = parser.parse(&text);
+        report.latencies_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
+        let predicted = parsed.lf.to_json_value();
+        let ok = predicted == example.json;
+        report.overall.add(ok);
+        let dialogue = example.json.get("dialogue_type").and_then(Value::as_str).unwrap_or("?").to_string();
+        report.by_dialogue.entry(dialogue).or_default().add(ok);
+        for action in action_types(&example.json) {
+            report.by_action.entry(action).or_default().add(ok);
+        }
+        if !ok {
+            *report.errors.entry(error_kind(&predicted, &example.json).to_string()).or_default() += 1;
+        }
+    }
+    report.latencies_ms.sort_by(f64::total_cmp);
+    report
+}

@@ -1,0 +1,408 @@
+//! The training loop: builds vocabularies and the grammar from the training forms, trains the
+//! network with teacher forcing (token cross-entropy + start/end pointer cross-entropy), validates
+//! after every epoch by exact match, keeps the best weights (early stopping), and writes a
+//! checkpoint each epoch so an interrupted run can resume. Everything random is seeded.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use super::data::Example;
+use super::eval;
+use crate::parser::grammar::Grammar;
+use crate::parser::layers::Dropout;
+use crate::parser::linearize::{self, BOS, EOS, PAD, SPAN};
+use crate::parser::model::{Config, Seq2Seq};
+use crate::parser::vocab::{OutVocab, WordVocab};
+use crate::parser::{
+    CONFIG_FILE, ModelMeta, NeuralParser, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE, input_tensors,
+};
+
+/// Training settings (the CLI exposes the important ones).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Options {
+    pub epochs: usize,
+    pub batch_size: usize,
+    pub lr: f64,
+    pub seed: u64,
+    /// Stop after this many epochs without a better validation score.
+    pub patience: usize,
+    pub d_model: usize,
+    pub heads: usize,
+    pub d_ff: usize,
+    pub encoder_layers: usize,
+    pub decoder_layers: usize,
+    pub trigram_buckets: usize,
+    pub dropout: f32,
+    /// Probability of replacing a word by `[UNK]` in training, so the trigram features learn to cover.
+    pub word_dropout: f32,
+    /// Words seen fewer times than this are `[UNK]` (their trigrams still count).
+    pub min_count: usize,
+    /// Stop after this many optimizer steps (tests).
+    pub max_steps: Option<usize>,
+    /// Validate on at most this many examples per epoch.
+    pub valid_limit: Option<usize>,
+    pub progress: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            epochs: 30,
+            batch_size: 64,
+            lr: 1e-3,
+            seed: 42,
+            patience: 4,
+            d_model: 128,
+            heads: 4,
+            d_ff: 256,
+            encoder_layers: 2,
+            decoder_layers: 2,
+            trigram_buckets: 4096,
+            dropout: 0.1,
+            word_dropout: 0.1,
+            min_count: 2,
+            max_steps: None,
+            valid_limit: None,
+            progress: true,
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct TrainReport {
+    pub train_examples: usize,
+    pub valid_examples: usize,
+    pub epochs_run: usize,
+    pub best_epoch: usize,
+    pub best_valid_exact: f64,
+    pub epoch_losses: Vec<f32>,
+    pub step_losses: Vec<f32>,
+    pub seconds: f64,
+}
+
+/// Resume point written after every epoch.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Checkpoint {
+    epoch: usize,
+    best_valid_exact: f64,
+    best_epoch: usize,
+    bad_epochs: usize,
+    epoch_losses: Vec<f32>,
+}
+
+const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
+const CHECKPOINT_STATE: &str = "checkpoint.json";
+const MAX_WORDS: usize = 64;
+const MAX_TOKENS: usize = 160;
+
+/// A training example as ids: words, output token ids, and the span of each `<span>` token.
+struct Prepared {
+    words: Vec<String>,
+    tokens: Vec<u32>,
+    spans: Vec<(usize, usize)>,
+}
+
+/// Words and linearised form of each usable training example.
+type Kept = Vec<(Vec<String>, linearize::Linear)>;
+
+/// Vocabularies and grammar from the training forms; examples the scheme cannot express are dropped.
+fn build_vocab(train: &[Example], opts: &Options) -> Result<(WordVocab, OutVocab, Grammar, Kept)> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    let mut grammar = Grammar::default();
+    let mut tokens = BTreeSet::new();
+    let mut kept = Vec::new();
+    for ex in train {
+        let Some(lin) = linearize::linearize(&ex.json) else { continue };
+        if ex.words.is_empty()
+            || ex.words.len() > MAX_WORDS
+            || lin.tokens.len() + 1 >= MAX_TOKENS
+            || lin.spans.iter().any(|s| s.start > s.end || s.end >= ex.words.len())
+        {
+            continue;
+        }
+        for w in &ex.words {
+            *counts.entry(w.clone()).or_default() += 1;
+        }
+        grammar.observe(&ex.json);
+        tokens.extend(lin.tokens.iter().cloned());
+        kept.push((ex.words.clone(), lin));
+    }
+    let words = WordVocab::build(&counts, opts.min_count)?;
+    let out = OutVocab::new(tokens.into_iter().collect());
+    Ok((words, out, grammar, kept))
+}
+
+/// Seeded initialisation of every variable (candle's own initialisers use an unseeded RNG).
+fn initialise(varmap: &VarMap, seed: u64, device: &Device) -> Result<()> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let data = varmap.data().lock().map_err(|_| ParserError::Data("variable map poisoned".into()))?;
+    let mut names: Vec<&String> = data.keys().collect();
+    names.sort();
+    for name in names {
+        let var = &data[name];
+        let dims = var.dims().to_vec();
+        let n: usize = dims.iter().product();
+        let values: Vec<f32> = if name.ends_with("bias") {
+            vec![0.0; n]
+        } else if name.contains("norm") {
+            vec![1.0; n]
+        } else {
+            // Embeddings are (rows, dim); linear weights are (out, in): scale by 1/sqrt(fan in).
+            let std = if name.contains("emb") || name.contains("pos") { 0.05 } else { 1.0 / (dims[1] as f32).sqrt() };
+            (0..n)
+                .map(|_| {
+                    // Box–Muller normal sample.
+                    let (u1, u2): (f32, f32) = (rng.random::<f32>().max(1e-7), rng.random());
+                    std * (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
+                })
+                .collect()
+        };
+        var.set(&Tensor::from_vec(values, dims, device)?)?;
+    }
+    Ok(())
+}
+
+/// One batch's loss: token cross-entropy plus start and end pointer cross-entropies.
+fn batch_loss(parser: &NeuralParser, batch: &[&Prepared], dropout: &Dropout, word_dropout: f32) -> Result<Tensor> {
+    let dev = &parser.device;
+    let pad = parser.out.id(PAD).unwrap_or(0);
+    let bos = parser.out.id(BOS).unwrap_or(0);
+    let eos = parser.out.id(EOS).unwrap_or(0);
+    let span_id = parser.out.id(SPAN).unwrap_or(0);
+    let rows: Vec<&[String]> = batch.iter().map(|p| p.words.as_slice()).collect();
+    let unk = || dropout.draw() < word_dropout;
+    let (ids, tri, lengths) = input_tensors(&parser.words, parser.net.cfg.trigram_buckets, &rows, Some(&unk), dev)?;
+    let enc = parser.net.encode(&ids, &tri, &lengths, Some(dropout))?;
+    let s = ids.dims2()?.1;
+    let t = batch.iter().map(|p| p.tokens.len() + 1).max().unwrap_or(1);
+    let (mut inputs, mut targets, mut span_words, mut span_mask) = (vec![], vec![], vec![], vec![]);
+    let (mut tok_rows, mut tok_targets, mut ptr_rows, mut starts, mut ends) = (vec![], vec![], vec![], vec![], vec![]);
+    for (b, p) in batch.iter().enumerate() {
+        let seq: Vec<u32> = std::iter::once(bos).chain(p.tokens.iter().copied()).chain(std::iter::once(eos)).collect();
+        let mut next_span = 0;
+        let mut input_span = None;
+        for i in 0..t {
+            let input = seq.get(i).copied().unwrap_or(pad);
+            let target = seq.get(i + 1).copied().unwrap_or(pad);
+            inputs.push(input);
+            targets.push(target);
+            let (a, z) = input_span.take().unwrap_or((0, 0));
+            span_words.extend([(b * s + a) as u32, (b * s + z) as u32]);
+            span_mask.push(if input == span_id && i > 0 { 1f32 } else { 0.0 });
+            if target != pad {
+                tok_rows.push((b * t + i) as u32);
+                tok_targets.push(target);
+            }
+            if target == span_id && i + 1 < seq.len() {
+                let (a, z) = p.spans[next_span];
+                next_span += 1;
+                ptr_rows.push((b * t + i) as u32);
+                starts.push(a as u32);
+                ends.push(z as u32);
+                input_span = Some((a, z));
+            }
+        }
+    }
+    let bsz = batch.len();
+    let inputs = Tensor::from_vec(inputs, (bsz, t), dev)?;
+    let span_words = Tensor::from_vec(span_words, (bsz, t, 2), dev)?;
+    let span_mask = Tensor::from_vec(span_mask, (bsz, t, 1), dev)?;
+    let out = parser.net.decode_train(&enc, &inputs, &span_words, &span_mask, Some(dropout))?;
+    let _ = targets;
+    let v = parser.out.len();
+    let tok_rows = Tensor::new(tok_rows.as_slice(), dev)?;
+    let logits = out.logits.reshape((bsz * t, v))?.index_select(&tok_rows, 0)?;
+    let mut loss = candle_nn::loss::cross_entropy(&logits, &Tensor::new(tok_targets.as_slice(), dev)?)?;
+    if !ptr_rows.is_empty() {
+        let ptr_rows = Tensor::new(ptr_rows.as_slice(), dev)?;
+        let start = out.start.reshape((bsz * t, s))?.index_select(&ptr_rows, 0)?;
+        let end = out.end.reshape((bsz * t, s))?.index_select(&ptr_rows, 0)?;
+        loss = (loss + candle_nn::loss::cross_entropy(&start, &Tensor::new(starts.as_slice(), dev)?)?)?;
+        loss = (loss + candle_nn::loss::cross_entropy(&end, &Tensor::new(ends.as_slice(), dev)?)?)?;
+    }
+    Ok(loss)
+}
+
+/// Writes the three model files.
+pub fn save_model(parser: &NeuralParser, varmap: &VarMap, dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
+    let meta = ModelMeta {
+        model: parser.net.cfg.clone(),
+        out_tokens: parser.out.tokens.clone(),
+        grammar: parser.grammar.clone(),
+    };
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
+    };
+    write(CONFIG_FILE, serde_json::to_string(&meta)?.as_bytes())?;
+    write(TOKENIZER_FILE, parser.words.to_json()?.as_bytes())?;
+    varmap.save(dir.join(WEIGHTS_FILE))?;
+    Ok(())
+}
+
+/// Trains a parser on `train`, validating on `valid`; writes the best model to `out` (when given)
+/// and returns it with a report. `resume` continues from `out`'s checkpoint if there is one (the
+/// optimizer's moment estimates restart; weights, epoch and best score carry over).
+pub fn train(
+    train: &[Example],
+    valid: &[Example],
+    opts: &Options,
+    out: Option<&Path>,
+    resume: bool,
+) -> Result<(NeuralParser, TrainReport)> {
+    let started = Instant::now();
+    let device = crate::parser::model::default_device();
+    let (words, out_vocab, grammar, kept) = build_vocab(train, opts)?;
+    let cfg = Config {
+        d_model: opts.d_model,
+        heads: opts.heads,
+        d_ff: opts.d_ff,
+        encoder_layers: opts.encoder_layers,
+        decoder_layers: opts.decoder_layers,
+        word_vocab: words.size,
+        trigram_buckets: opts.trigram_buckets,
+        out_vocab: out_vocab.len(),
+        max_words: MAX_WORDS,
+        max_tokens: MAX_TOKENS,
+    };
+    let prepared: Vec<Prepared> = kept
+        .into_iter()
+        .map(|(w, lin)| Prepared {
+            words: w,
+            tokens: lin.tokens.iter().map(|t| out_vocab.id(t).unwrap_or(0)).collect(),
+            spans: lin.spans.iter().map(|s| (s.start, s.end)).collect(),
+        })
+        .collect();
+    tracing::info!(examples = prepared.len(), words = words.size, tokens = out_vocab.len(), "vocabularies built");
+    let mut varmap = VarMap::new();
+    let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
+    let net = Seq2Seq::load(cfg, vb)?;
+    initialise(&varmap, opts.seed, &device)?;
+    let parser = NeuralParser { net, words, out: out_vocab, grammar, device, beam_width: 1 };
+
+    let mut report = TrainReport { train_examples: prepared.len(), valid_examples: valid.len(), ..Default::default() };
+    let mut state = Checkpoint { epoch: 0, best_valid_exact: -1.0, best_epoch: 0, bad_epochs: 0, epoch_losses: vec![] };
+    let ckpt_path = |name: &str| out.map(|d| d.join(name)).unwrap_or_else(|| PathBuf::from(name));
+    if resume && out.is_some() && ckpt_path(CHECKPOINT_STATE).exists() {
+        varmap.load(ckpt_path(CHECKPOINT_WEIGHTS))?;
+        let text = std::fs::read_to_string(ckpt_path(CHECKPOINT_STATE))
+            .map_err(|source| ParserError::Io { path: ckpt_path(CHECKPOINT_STATE), source })?;
+        state = serde_json::from_str(&text)?;
+        tracing::info!(epoch = state.epoch, "resumed from checkpoint");
+    }
+
+    let mut opt = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: opts.lr, weight_decay: 0.01, ..Default::default() })?;
+    let batches_per_epoch = prepared.len().div_ceil(opts.batch_size);
+    let total_steps = (batches_per_epoch * opts.epochs).max(1);
+    let warmup = (batches_per_epoch / 2).clamp(1, 400);
+    let mut step = state.epoch * batches_per_epoch;
+    let valid_set = &valid[..valid.len().min(opts.valid_limit.unwrap_or(usize::MAX))];
+    let mut order: Vec<usize> = (0..prepared.len()).collect();
+
+    for epoch in state.epoch..opts.epochs {
+        let dropout = Dropout::new(opts.dropout, opts.seed.wrapping_add(epoch as u64 * 7919));
+        let mut rng = StdRng::seed_from_u64(opts.seed.wrapping_add(epoch as u64));
+        order.shuffle(&mut rng);
+        // Length bucketing: sort pools of 50 batches by output length so batches carry little
+        // padding, then shuffle the batches.
+        for pool in order.chunks_mut(opts.batch_size * 50) {
+            pool.sort_by_key(|&i| prepared[i].tokens.len());
+        }
+        let mut batches: Vec<&[usize]> = order.chunks(opts.batch_size).collect();
+        batches.shuffle(&mut rng);
+        let bar = if opts.progress { ProgressBar::new(batches_per_epoch as u64) } else { ProgressBar::hidden() };
+        bar.set_style(
+            ProgressStyle::with_template("epoch {prefix} [{bar:30}] {pos}/{len} {msg} ({eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(format!("{}/{}", epoch + 1, opts.epochs));
+        let mut sum = 0.0;
+        let mut n = 0;
+        let epoch_start = Instant::now();
+        for chunk in batches {
+            // Linear warm-up, then linear decay to 10 % of the peak.
+            let lr = if step < warmup {
+                opts.lr * (step + 1) as f64 / warmup as f64
+            } else {
+                opts.lr * (1.0 - 0.9 * (step - warmup) as f64 / (total_steps - warmup).max(1) as f64).max(0.1)
+            };
+            opt.set_learning_rate(lr);
+            let batch: Vec<&Prepared> = chunk.iter().map(|&i| &prepared[i]).collect();
+            let loss = batch_loss(&parser, &batch, &dropout, opts.word_dropout)?;
+            opt.backward_step(&loss)?;
+            let value = loss.to_scalar::<f32>()?;
+            report.step_losses.push(value);
+            sum += value;
+            n += 1;
+            step += 1;
+            bar.inc(1);
+            bar.set_message(format!("loss {:.3}", sum / n as f32));
+            if opts.progress && bar.is_hidden() && n % 50 == 0 {
+                eprintln!(
+                    "  step {n}/{batches_per_epoch}: loss {:.4} ({:.2}s/step)",
+                    sum / n as f32,
+                    epoch_start.elapsed().as_secs_f64() / n as f64
+                );
+            }
+            if opts.max_steps.is_some_and(|m| report.step_losses.len() >= m) {
+                break;
+            }
+        }
+        bar.finish_and_clear();
+        let mean = sum / n.max(1) as f32;
+        state.epoch_losses.push(mean);
+        report.epochs_run = epoch + 1;
+        if opts.max_steps.is_some_and(|m| report.step_losses.len() >= m) {
+            break;
+        }
+        let score = if valid_set.is_empty() { 0.0 } else { eval::evaluate(&parser, valid_set).overall.percent() };
+        let improved = score > state.best_valid_exact;
+        if improved {
+            state.best_valid_exact = score;
+            state.best_epoch = epoch + 1;
+            state.bad_epochs = 0;
+            if let Some(dir) = out {
+                save_model(&parser, &varmap, dir)?;
+            }
+        } else {
+            state.bad_epochs += 1;
+        }
+        state.epoch = epoch + 1;
+        if opts.progress {
+            eprintln!(
+                "epoch {}/{}: loss {mean:.4}, validation exact match {score:.2}%{} [{:.0}s]",
+                epoch + 1,
+                opts.epochs,
+                if improved { " (best, saved)" } else { "" },
+                started.elapsed().as_secs_f64()
+            );
+        }
+        if let Some(dir) = out {
+            varmap.save(dir.join(CHECKPOINT_WEIGHTS))?;
+            let path = dir.join(CHECKPOINT_STATE);
+            std::fs::write(&path, serde_json::to_string(&state)?).map_err(|source| ParserError::Io { path, source })?;
+        }
+        if state.bad_epochs >= opts.patience {
+            if opts.progress {
+                eprintln!("early stop: no improvement for {} epochs", opts.patience);
+            }
+            break;
+        }
+    }
+    report.best_epoch = state.best_epoch;
+    report.best_valid_exact = state.best_valid_exact.max(0.0);
+    report.epoch_losses = state.epoch_losses;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok((parser, report))
+}

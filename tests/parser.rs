@@ -1,0 +1,129 @@
+//! Parser tests: data loading and splitting, a tiny model's loss falling, decoding that always
+//! validates (random and garbage input), and the shipped model holding its recorded score.
+
+use std::path::Path;
+
+use craftmate::logical_form::{normalize, validate};
+use craftmate::parser::{NeuralParser, Parser};
+use craftmate::training::{data, eval, templates, trainer};
+
+const ANNOTATED: &str = "../shared/data/annotated.txt";
+
+fn shared_data() -> Option<&'static Path> {
+    let path = Path::new(ANNOTATED);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("skipping: {ANNOTATED} not found");
+        None
+    }
+}
+
+#[test]
+fn annotated_rows_load_and_split_by_unique_text() {
+    let Some(path) = shared_data() else { return };
+    let rows = data::load_annotated(path).unwrap();
+    assert!(rows.len() > 9000, "{} rows", rows.len());
+    let (train, valid) = data::split(rows.clone(), 0.1, 42);
+    assert_eq!(train.len() + valid.len(), rows.len());
+    let train_texts: std::collections::HashSet<String> = train.iter().map(|e| e.text()).collect();
+    assert!(valid.iter().all(|e| !train_texts.contains(&e.text())));
+    let (_, again) = data::split(rows, 0.1, 42);
+    assert_eq!(valid.len(), again.len());
+}
+
+#[test]
+fn a_tiny_model_trains_and_its_loss_falls() {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 96, 3).unwrap();
+    assert_eq!(examples.len(), 96);
+    let opts = trainer::Options {
+        d_model: 32,
+        heads: 2,
+        d_ff: 64,
+        encoder_layers: 1,
+        decoder_layers: 1,
+        trigram_buckets: 256,
+        batch_size: 16,
+        lr: 3e-3,
+        epochs: 10,
+        max_steps: Some(30),
+        dropout: 0.0,
+        progress: false,
+        ..Default::default()
+    };
+    let (parser, report) = trainer::train(&examples, &[], &opts, None, false).unwrap();
+    let losses = &report.step_losses;
+    let first: f32 = losses[..5].iter().sum::<f32>() / 5.0;
+    let last: f32 = losses[losses.len() - 5..].iter().sum::<f32>() / 5.0;
+    assert!(last < first * 0.7, "loss {first} -> {last}");
+    // Even a barely trained model returns forms that validate.
+    for ex in examples.iter().take(10) {
+        let parsed = parser.parse(&ex.text());
+        assert!(validate(&ex.text(), &parsed.lf).is_ok());
+    }
+}
+
+#[test]
+fn decoding_is_valid_for_random_and_garbage_input() {
+    let parser = NeuralParser::shipped().unwrap();
+    let long = (0..500).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
+    let inputs = [
+        "",
+        "   ",
+        "🧱🔥🎉 😀",
+        "build a zigurat",
+        "asdkjh qwe zxc 123 -45.5 ??? !!!",
+        "don't STOP, that's it.",
+        long.as_str(),
+        "the the the the the the the the the the the the the the the the the the the the",
+        "build a red cube at 10 20 30 and then destroy the tower three times",
+    ];
+    for text in inputs {
+        let parsed = parser.parse(text);
+        assert!(validate(&normalize(text), &parsed.lf).is_ok(), "{text:?}");
+        assert!((0.0..=1.0).contains(&parsed.confidence), "{text:?}: {}", parsed.confidence);
+    }
+}
+
+#[test]
+fn unseen_words_are_copied_as_spans() {
+    let parser = NeuralParser::shipped().unwrap();
+    let parsed = parser.parse("build a zigurat");
+    let json = parsed.lf.to_json_string();
+    assert!(json.contains("BUILD"), "{json}");
+    assert!(json.contains("[2,2]"), "{json}");
+}
+
+#[test]
+fn the_shipped_model_keeps_its_recorded_score_on_a_validation_sample() {
+    let Some(path) = shared_data() else { return };
+    let scores: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("models/parser/scores.json").unwrap()).unwrap();
+    let rows = scores["test_sample_rows"].as_u64().unwrap() as usize;
+    let recorded = scores["test_sample_exact_match"].as_f64().unwrap();
+    let (_, valid) = data::split(data::load_annotated(path).unwrap(), 0.1, 42);
+    let parser = NeuralParser::shipped().unwrap();
+    let report = eval::evaluate(&parser, &valid[..rows.min(valid.len())]);
+    let score = report.overall.percent();
+    assert!(score >= recorded - 2.0, "exact match {score:.2}% < recorded {recorded:.2}% - 2");
+}
+
+#[test]
+fn every_shipped_template_yields_valid_forms() {
+    let mut slots = templates::builtin_slots();
+    templates::parse_slots(&std::fs::read_to_string("data/templates/slots.txt").unwrap(), &mut slots);
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
+    for entry in std::fs::read_dir("data/templates").unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap() == "slots.txt" || path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        for line in
+            std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let template = templates::parse_template(line).unwrap();
+            let ok = (0..20).any(|_| templates::expand(&template, &slots, &mut rng).is_some());
+            assert!(ok, "{}: template never validates: {line}", path.display());
+        }
+    }
+}
