@@ -49,6 +49,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// One answer from the configured language model (see craftmate.example.toml), made safe for
+    /// chat; GGUF models print tokens/s to stderr.
+    Chat(cli::chat::ChatArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,5 +77,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench { area } => cli::bench::run(area),
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json } => cli::scenario::run(&paths, json),
+        Command::Chat(args) => cli::chat::run(&args),
     }
 }
