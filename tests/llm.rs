@@ -477,8 +477,6 @@ fn gguf_smollm2_replies_or_skipped() {
 #[test]
 fn gguf_deadline_is_hard_or_skipped() {
     let Some(model) = smollm("gguf_deadline_is_hard_or_skipped") else { return };
-    // Warm up (the first call may pay for loading pages of the file).
-    let _ = llm::reply(model, &grounding(), &disallowed(), "hi", Duration::from_secs(60));
     let start = Instant::now();
     let r = llm::reply_detailed(model, &grounding(), &disallowed(), "Tell me a story", Duration::from_millis(1));
     assert_eq!((r.text.as_str(), r.outcome), (FALLBACK_SLOW, Outcome::TimedOut));
@@ -486,6 +484,4 @@ fn gguf_deadline_is_hard_or_skipped() {
     // The model is still usable afterwards.
     let r = llm::reply_detailed(model, &grounding(), &disallowed(), "hello", Duration::from_secs(60));
     assert_eq!(r.outcome, Outcome::Answered, "{:?}", r.text);
-    // Junk proposals never panic.
-    let _ = llm::propose_logical_form(model, "please build a pyramid", Duration::from_secs(5));
 }

@@ -125,7 +125,7 @@ impl LlmConfig {
             let path = e.path().to_string();
             let inner = e.into_inner();
             let message = inner.message().trim().to_string();
-            let line = inner.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            let line = inner.span().and_then(|s| text.get(..s.start)).map(|before| before.matches('\n').count() + 1);
             let message = match line {
                 Some(line) => format!("{message} (line {line})"),
                 None => message,
@@ -282,6 +282,7 @@ mod tests {
     fn errors_name_the_field() {
         let e = error("[llm]\nbackend = \"gguf\"\ngguf_path = \"m\"\ntemprature = 0.5\n");
         assert!(e.starts_with("llm") && e.contains("temprature") && e.contains("unknown field"), "{e}");
+        assert!(e.ends_with("(line 4)"), "{e}");
         let e = error("[llm]\nbackend = \"chatgpt\"\n");
         assert!(e.starts_with("llm.backend:") && e.contains("chatgpt"), "{e}");
         let e = error("[llm]\nbackend = \"gguf\"\ngguf_path = \"m\"\ntimeout_ms = \"soon\"\n");
