@@ -227,6 +227,7 @@ fn generate(model: &mut Model, job: &Job) -> Result<Completion, LlmError> {
     let mut logits = weights.forward(&input, 0)?;
     let prompt_time = start.elapsed();
     let gen_start = Instant::now();
+    let mut truncated = false;
     loop {
         if late() {
             return Err(LlmError::Timeout);
@@ -243,6 +244,7 @@ fn generate(model: &mut Model, job: &Job) -> Result<Completion, LlmError> {
         generated.push(next);
         context.push(next);
         if generated.len() >= job.max_tokens || context.len() >= *context_length {
+            truncated = true;
             break;
         }
         let input = Tensor::new(&[next], device)?.unsqueeze(0)?;
@@ -255,5 +257,6 @@ fn generate(model: &mut Model, job: &Job) -> Result<Completion, LlmError> {
         generated_tokens: Some(generated.len()),
         prompt_time: Some(prompt_time),
         generation_time: gen_start.elapsed(),
+        truncated,
     })
 }

@@ -22,6 +22,22 @@
 //! [`propose_logical_form`] optionally lets the model suggest a logical form for a command the
 //! parser failed on; the suggestion is used only if it passes [`crate::logical_form::validate_json`].
 //!
+//! How the dialogue manager uses it (once, at start: `let chat = llm::backend(&config)?`, kept as
+//! `Option<Arc<dyn Chat>>`; `None` when `craftmate.toml` has no `[llm]` table):
+//!
+//! ```text
+//! parse = parser.parse(text)
+//! if parse is NOOP (or low confidence):
+//!     if let Some(chat) = &chat:
+//!         // maybe a command the parser missed: a proposal is used only if it validates
+//!         if looks_like_a_command(text) && let Some(lf) = llm::propose_logical_form(chat, text, limit) { act on lf }
+//!         say(llm::reply(chat, &grounding, &disallowed, text, config.timeout()))   // blocks ≤ timeout
+//!         // or, never blocking the tick: pending = llm::spawn_reply(chat.clone(), ...); each tick
+//!         // `if let Some(line) = pending.poll() { say(line) }`
+//!     else:
+//!         say(dialogue::say::chit_chat(text))
+//! ```
+//!
 //! Map of the files: [`config`], [`openai`], [`gguf`], [`gguf_tokenizer`], [`prompt`] (grounding
 //! and the system prompt), [`sanitize`](mod@sanitize), [`reply`](mod@reply) (the entry points the
 //! dialogue manager calls), [`propose`].
@@ -123,6 +139,8 @@ pub struct Completion {
     pub prompt_time: Option<Duration>,
     /// Time from the request (or, in-process, from the first generated token) to the answer.
     pub generation_time: Duration,
+    /// The answer stopped at the token limit rather than at the end of its turn.
+    pub truncated: bool,
 }
 
 impl Completion {

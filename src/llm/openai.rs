@@ -175,11 +175,11 @@ pub fn parse_response(text: &str) -> Result<Completion, LlmError> {
     if let Some(error) = value.get("error") {
         return Err(LlmError::BadResponse(format!("server error: {error}")));
     }
-    let message = value
-        .get("choices")
-        .and_then(|c| c.get(0))
+    let choice = value.get("choices").and_then(|c| c.get(0));
+    let message = choice
         .and_then(|c| c.get("message"))
         .ok_or_else(|| LlmError::BadResponse("no choices[0].message".into()))?;
+    let choice = choice.unwrap_or(&Value::Null);
     let content = message
         .get("content")
         .and_then(Value::as_str)
@@ -191,6 +191,7 @@ pub fn parse_response(text: &str) -> Result<Completion, LlmError> {
         generated_tokens: usage("completion_tokens"),
         prompt_time: None,
         generation_time: Duration::ZERO,
+        truncated: choice.get("finish_reason").and_then(Value::as_str) == Some("length"),
     })
 }
 
@@ -216,6 +217,9 @@ mod tests {
         let c = parse_response(ok).unwrap();
         assert_eq!(c.text, "Hi!");
         assert_eq!((c.prompt_tokens, c.generated_tokens), (Some(5), Some(2)));
+        assert!(!c.truncated);
+        let cut = r#"{"choices":[{"message":{"content":"Hi, I"},"finish_reason":"length"}]}"#;
+        assert!(parse_response(cut).unwrap().truncated);
         assert!(parse_response("<html>").is_err());
         assert!(parse_response(r#"{"choices":[]}"#).is_err());
         assert!(parse_response(r#"{"choices":[{"message":{"content":null}}]}"#).is_err());

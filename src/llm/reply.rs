@@ -82,10 +82,24 @@ pub fn reply_detailed(
         // A backend that ignores its deadline: the answer is late, but still better than nothing.
         tracing::warn!("LLM {} answered {:?} after its deadline", chat.describe(), start.elapsed() - limit);
     }
-    match sanitize_for(&completion.text, &grounding.name(), disallowed) {
+    tracing::debug!("LLM raw answer (truncated: {}): {:?}", completion.truncated, completion.text);
+    let raw = if completion.truncated { end_of_last_sentence(&completion.text) } else { completion.text.clone() };
+    match sanitize_for(&raw, &grounding.name(), disallowed) {
         Ok(safe) => done(&safe, Outcome::Answered, Some(completion)),
         Err(Rejected::Disallowed(word)) => done(FALLBACK_DISALLOWED, Outcome::Disallowed(word), Some(completion)),
         Err(Rejected::Empty) => done(FALLBACK_ERROR, Outcome::Empty, Some(completion)),
+    }
+}
+
+/// An answer cut off by the token limit, trimmed to its last complete sentence (or marked `...`
+/// when it has none).
+pub fn end_of_last_sentence(text: &str) -> String {
+    let text = text.trim_end();
+    let end = super::sanitize::sentence_ends(text).last();
+    match end {
+        Some(end) => text[..end].to_string(),
+        None if text.ends_with(['.', '!', '?']) => text.to_string(),
+        None => format!("{}...", text.trim_end_matches(|c: char| !c.is_alphanumeric())),
     }
 }
 
@@ -163,4 +177,19 @@ pub fn spawn_reply(
     }
     // A failed spawn drops the sender: the first poll then answers with the fallback.
     PendingReply { receiver, deadline, finished: false }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncated_answers_end_cleanly() {
+        assert_eq!(end_of_last_sentence("Use a furnace. Put coal in the bottom and"), "Use a furnace.");
+        assert_eq!(end_of_last_sentence("You'll need a few things: 1"), "You'll need a few things: 1...");
+        assert_eq!(end_of_last_sentence("Craft it with 8 cobblestone, then"), "Craft it with 8 cobblestone, then...");
+        assert_eq!(end_of_last_sentence("All done!"), "All done!");
+        assert_eq!(end_of_last_sentence("Steps: 1. Get stone. 2. Craft"), "Steps: 1. Get stone.");
+        assert_eq!(end_of_last_sentence("Version 1.20 is great"), "Version 1.20 is great...");
+    }
 }

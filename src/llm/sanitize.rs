@@ -132,6 +132,26 @@ pub fn strip_command_prefix(text: &str) -> &str {
     text.trim_start_matches(|c: char| c == '/' || c == '\\' || c == '\u{FF0F}' || c.is_whitespace())
 }
 
+/// Byte offsets just after each sentence end in `text`: `.`, `!` or `?` followed by whitespace or a
+/// closing quote, except list numbers like `2.` (a `.` right after a word of digits).
+pub fn sentence_ends(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.char_indices().filter_map(move |(i, c)| {
+        if !matches!(c, '.' | '!' | '?') {
+            return None;
+        }
+        let end = i + c.len_utf8();
+        let rest = &text[end..];
+        if !rest.starts_with(|n: char| n.is_whitespace() || n == '"') {
+            return None;
+        }
+        let word = text[..i].rsplit(char::is_whitespace).next().unwrap_or("");
+        if c == '.' && !word.is_empty() && word.chars().all(|w| w.is_ascii_digit()) {
+            return None;
+        }
+        Some(end)
+    })
+}
+
 /// Caps `text` at `max` characters: at the last sentence end if it keeps at least 40% of the cap,
 /// else at the last word boundary followed by `...`.
 pub fn cap(text: &str, max: usize) -> String {
@@ -142,13 +162,7 @@ pub fn cap(text: &str, max: usize) -> String {
     // Byte index of the char boundary at `max` characters.
     let limit = text.char_indices().nth(max).map_or(text.len(), |(i, _)| i);
     let head = &text[..limit];
-    let sentence_end = head
-        .char_indices()
-        .filter(|&(i, c)| {
-            matches!(c, '.' | '!' | '?') && text[i + c.len_utf8()..].starts_with(char::is_whitespace)
-        })
-        .map(|(i, c)| i + c.len_utf8())
-        .last();
+    let sentence_end = sentence_ends(text).take_while(|&end| end <= head.len()).last();
     if let Some(end) = sentence_end
         && text[..end].chars().count() * 5 >= max * 2
     {
@@ -230,6 +244,11 @@ mod tests {
         let c = cap(&"é".repeat(1000), 240);
         assert_eq!(c.chars().count(), 240);
         assert_eq!(cap("fits", 240), "fits");
+        // List numbers are not sentence ends.
+        let list = format!("You need: 1. {} 2. {}", "stone blocks for the walls, ".repeat(4), "more ".repeat(30));
+        let c = cap(&list, 240);
+        assert!(c.ends_with("..."), "{c}");
+        assert_eq!(sentence_ends("A b. 2. C! D").collect::<Vec<_>>(), vec![4, 10]);
         let exact = "a".repeat(240);
         assert_eq!(cap(&exact, 240), exact);
     }
