@@ -38,6 +38,9 @@ pub struct ChatArgs {
     pub temperature: Option<f64>,
     #[arg(long)]
     pub seed: Option<u64>,
+    /// CPU threads for --gguf (default: half the cores, at most 4; CANDLE_NUM_THREADS wins).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// The bot's name in the prompt.
     #[arg(long, default_value = "craftmate")]
     pub name: String,
@@ -83,6 +86,9 @@ fn settings(args: &ChatArgs) -> anyhow::Result<Option<LlmConfig>> {
         if let Some(v) = args.seed {
             c.seed = v;
         }
+        if let Some(v) = args.threads {
+            c.threads = Some(v);
+        }
         c.validate()?;
     }
     Ok(config)
@@ -94,6 +100,11 @@ pub fn run(args: &ChatArgs) -> anyhow::Result<ExitCode> {
         println!("{}", craftmate::dialogue::say::chit_chat(&args.text));
         return Ok(ExitCode::SUCCESS);
     };
+    if config.backend == BackendKind::Gguf {
+        // SAFETY: nothing before this point in `craftmate chat` starts a thread.
+        let threads = unsafe { llm::gguf::init_cpu_threads(config.threads) };
+        eprintln!("gguf: {threads} CPU thread(s)");
+    }
     let load_start = Instant::now();
     let chat = llm::backend(&config).context("starting the LLM backend")?;
     eprintln!("{} ready in {:.2} s", chat.describe(), load_start.elapsed().as_secs_f64());

@@ -11,6 +11,7 @@
 //! max_tokens = 80
 //! temperature = 0.3
 //! seed = 42
+//! # threads = 2                     # gguf: CPU threads (default: half the cores, at most 4)
 //! ```
 //!
 //! Unknown keys in `[llm]` are errors naming the key; other tables of the file belong to other
@@ -65,6 +66,9 @@ pub struct LlmConfig {
     pub temperature: f64,
     #[serde(default = "default_seed")]
     pub seed: u64,
+    /// gguf: CPU threads (default: half the cores, at most 4); see [`super::gguf::init_cpu_threads`].
+    #[serde(default)]
+    pub threads: Option<usize>,
 }
 
 fn default_timeout_ms() -> u64 {
@@ -114,6 +118,7 @@ impl LlmConfig {
             max_tokens: default_max_tokens(),
             temperature: default_temperature(),
             seed: default_seed(),
+            threads: None,
         }
     }
 
@@ -199,6 +204,9 @@ impl LlmConfig {
         }
         if self.max_tokens == 0 || self.max_tokens > 4096 {
             return err("max_tokens", "must be between 1 and 4096");
+        }
+        if self.threads.is_some_and(|n| n == 0 || n > 256) {
+            return err("threads", "must be between 1 and 256");
         }
         if !(0.0..=2.0).contains(&self.temperature) {
             return err("temperature", "must be between 0 and 2");
