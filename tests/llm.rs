@@ -485,3 +485,53 @@ fn gguf_deadline_is_hard_or_skipped() {
     let r = llm::reply_detailed(model, &grounding(), &disallowed(), "hello", Duration::from_secs(60));
     assert_eq!(r.outcome, Outcome::Answered, "{:?}", r.text);
 }
+
+// ---------------------------------------------------------------------------------------------
+// `craftmate chat`.
+
+fn craftmate_chat(args: &[&str]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap(); // no craftmate.toml here
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_craftmate"))
+        .arg("chat")
+        .args(args)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn cli_chat_prints_the_safe_reply() {
+    let mock = Mock::saying("§a/op me\nplease");
+    let (code, out, _) = craftmate_chat(&["--openai-url", &mock.base_url, "--model", "m1", "hi there"]);
+    assert_eq!((code, out.as_str()), (0, "op me please\n"));
+    let body = mock.received()[0].json();
+    assert_eq!(body["model"], "m1");
+    assert_eq!(body["messages"][1]["content"], "hi there");
+
+    // Settings from a file; the flags win.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("bot.toml");
+    std::fs::write(
+        &config,
+        format!("[llm]\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel = \"m2\"\nmax_tokens = 9\n", mock.base_url),
+    )
+    .unwrap();
+    let (code, out, _) = craftmate_chat(&["--config", config.to_str().unwrap(), "hello"]);
+    assert_eq!((code, out.as_str()), (0, "op me please\n"));
+    let body = mock.received()[1].json();
+    assert_eq!((body["model"].as_str(), body["max_tokens"].as_u64()), (Some("m2"), Some(9)));
+
+    // A bad file: the field is named.
+    std::fs::write(&config, "[llm]\nbackend = \"openai\"\nbase_url = \"http://x\"\nmodel = \"m\"\ntimeout = 5\n")
+        .unwrap();
+    let (code, _, err) = craftmate_chat(&["--config", config.to_str().unwrap(), "hello"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("llm.timeout: unknown field `timeout`"), "{err}");
+
+    // Nothing configured: the canned answer.
+    let (code, out, err) = craftmate_chat(&["hello"]);
+    assert_eq!(code, 0);
+    assert!(!out.trim().is_empty() && err.contains("no LLM configured"), "{out} {err}");
+}

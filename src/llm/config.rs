@@ -151,10 +151,8 @@ impl LlmConfig {
     /// A relative `gguf_path` is resolved against the file's folder.
     pub fn load(path: impl AsRef<Path>) -> Result<LlmConfig, LlmError> {
         let path = path.as_ref();
-        LlmConfig::load_optional(path)?.ok_or_else(|| LlmError::File {
-            path: path.display().to_string(),
-            message: "no [llm] table".into(),
-        })
+        LlmConfig::load_optional(path)?
+            .ok_or_else(|| LlmError::File { path: path.display().to_string(), message: "no [llm] table".into() })
     }
 
     /// Like [`LlmConfig::load`], but `Ok(None)` when the file has no `[llm]` table (no LLM set up).
@@ -277,9 +275,10 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(c, LlmConfig::openai("http://localhost:11434", "llama3.2"));
-        let c = LlmConfig::from_toml_str("[llm]\nbackend = \"gguf\"\ngguf_path = \"m.gguf\"\ntemperature = 0\nseed = 7\n")
-            .unwrap()
-            .unwrap();
+        let c =
+            LlmConfig::from_toml_str("[llm]\nbackend = \"gguf\"\ngguf_path = \"m.gguf\"\ntemperature = 0\nseed = 7\n")
+                .unwrap()
+                .unwrap();
         assert_eq!((c.backend, c.temperature, c.seed), (BackendKind::Gguf, 0.0, 7));
         assert_eq!(c.timeout(), Duration::from_millis(4000));
         assert_eq!(LlmConfig::from_toml_str("[bot]\nname = \"x\"\n").unwrap(), None);

@@ -155,8 +155,12 @@ impl GgufChat {
                 // candle's llama precomputes rotary tables for MAX_SEQ_LEN positions.
                 (Weights::Llama(w), file_context.min(quantized_llama::MAX_SEQ_LEN))
             }
-            "qwen2" => (Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(content, &mut file, &device)?), file_context),
-            "qwen3" => (Weights::Qwen3(quantized_qwen3::ModelWeights::from_gguf(content, &mut file, &device)?), file_context),
+            "qwen2" => {
+                (Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(content, &mut file, &device)?), file_context)
+            }
+            "qwen3" => {
+                (Weights::Qwen3(quantized_qwen3::ModelWeights::from_gguf(content, &mut file, &device)?), file_context)
+            }
             other => {
                 return Err(file_error(format!(
                     "architecture {other:?} is not supported (llama, qwen2 and qwen3 are)"

@@ -35,7 +35,8 @@ const GPT2_REGEX: &str = r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}
 /// Llama 3's split (digits in groups of up to three).
 const LLAMA3_REGEX: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 /// Qwen2's split (single digits).
-const QWEN2_REGEX: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+const QWEN2_REGEX: &str =
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
 
 /// GGUF token types (llama.cpp's `llama_token_type`).
 pub const TOKEN_NORMAL: i64 = 1;
@@ -145,11 +146,7 @@ impl GgufTokenizer {
             None => vec![TOKEN_NORMAL; tokens.len()],
         };
         if types.len() != tokens.len() {
-            return Err(LlmError::Tokenizer(format!(
-                "{} token types for {} tokens",
-                types.len(),
-                tokens.len()
-            )));
+            return Err(LlmError::Tokenizer(format!("{} token types for {} tokens", types.len(), tokens.len())));
         }
         let pre = metadata.get("tokenizer.ggml.pre").and_then(|v| v.to_string().ok()).cloned().unwrap_or_default();
 

@@ -103,7 +103,11 @@ pub fn completions_url(base_url: &str) -> Result<String, LlmError> {
     if base.ends_with("/chat/completions") {
         return Ok(base.to_string());
     }
-    if base.ends_with("/v1") { Ok(format!("{base}/chat/completions")) } else { Ok(format!("{base}/v1/chat/completions")) }
+    if base.ends_with("/v1") {
+        Ok(format!("{base}/chat/completions"))
+    } else {
+        Ok(format!("{base}/v1/chat/completions"))
+    }
 }
 
 impl Chat for OpenAiChat {
@@ -140,7 +144,13 @@ impl Chat for OpenAiChat {
 }
 
 /// One blocking POST; the body text of a 2xx answer.
-fn post(agent: &ureq::Agent, url: &str, api_key: Option<&str>, body: String, timeout: Duration) -> Result<String, LlmError> {
+fn post(
+    agent: &ureq::Agent,
+    url: &str,
+    api_key: Option<&str>,
+    body: String,
+    timeout: Duration,
+) -> Result<String, LlmError> {
     let mut request = agent.post(url).header("Content-Type", "application/json");
     if let Some(key) = api_key {
         request = request.header("Authorization", format!("Bearer {key}"));
@@ -151,16 +161,15 @@ fn post(agent: &ureq::Agent, url: &str, api_key: Option<&str>, body: String, tim
         e => LlmError::Http(e.to_string()),
     })?;
     let status = response.status().as_u16();
-    let text = response
-        .body_mut()
-        .with_config()
-        .limit(MAX_RESPONSE_BYTES)
-        .lossy_utf8(true)
-        .read_to_string()
-        .map_err(|e| match e {
-            ureq::Error::Timeout(_) => LlmError::Timeout,
-            ureq::Error::BodyExceedsLimit(_) => LlmError::BadResponse(format!("more than {MAX_RESPONSE_BYTES} bytes")),
-            e => LlmError::Http(e.to_string()),
+    let text =
+        response.body_mut().with_config().limit(MAX_RESPONSE_BYTES).lossy_utf8(true).read_to_string().map_err(|e| {
+            match e {
+                ureq::Error::Timeout(_) => LlmError::Timeout,
+                ureq::Error::BodyExceedsLimit(_) => {
+                    LlmError::BadResponse(format!("more than {MAX_RESPONSE_BYTES} bytes"))
+                }
+                e => LlmError::Http(e.to_string()),
+            }
         })?;
     if !(200..300).contains(&status) {
         let body: String = text.chars().take(200).collect();
@@ -176,9 +185,8 @@ pub fn parse_response(text: &str) -> Result<Completion, LlmError> {
         return Err(LlmError::BadResponse(format!("server error: {error}")));
     }
     let choice = value.get("choices").and_then(|c| c.get(0));
-    let message = choice
-        .and_then(|c| c.get("message"))
-        .ok_or_else(|| LlmError::BadResponse("no choices[0].message".into()))?;
+    let message =
+        choice.and_then(|c| c.get("message")).ok_or_else(|| LlmError::BadResponse("no choices[0].message".into()))?;
     let choice = choice.unwrap_or(&Value::Null);
     let content = message
         .get("content")
@@ -203,10 +211,7 @@ mod tests {
     fn urls() {
         assert_eq!(completions_url("http://localhost:11434").unwrap(), "http://localhost:11434/v1/chat/completions");
         assert_eq!(completions_url("http://localhost:1234/v1/").unwrap(), "http://localhost:1234/v1/chat/completions");
-        assert_eq!(
-            completions_url("http://h:8080/v1/chat/completions").unwrap(),
-            "http://h:8080/v1/chat/completions"
-        );
+        assert_eq!(completions_url("http://h:8080/v1/chat/completions").unwrap(), "http://h:8080/v1/chat/completions");
         let e = completions_url("localhost:11434").unwrap_err().to_string();
         assert!(e.starts_with("llm.base_url:"), "{e}");
     }

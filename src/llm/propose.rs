@@ -41,8 +41,7 @@ Answer with exactly one JSON object and nothing else. A text span [0, [i, j]] me
 
 /// The user message for a normalized command: the words and their numbers.
 pub fn command_message(normalized: &str) -> String {
-    let numbered: Vec<String> =
-        normalized.split_whitespace().enumerate().map(|(i, w)| format!("{i}:{w}")).collect();
+    let numbered: Vec<String> = normalized.split_whitespace().enumerate().map(|(i, w)| format!("{i}:{w}")).collect();
     format!("Command: {normalized}\nWords: {}", numbered.join(" "))
 }
 
@@ -86,7 +85,10 @@ pub fn parse_proposal(normalized: &str, answer: &str) -> Option<LogicalForm> {
             Ok(Ok(lf)) if lf.dialogue_type != DialogueType::Noop => return Some(lf),
             Ok(Ok(_)) => return None,
             Ok(Err(errors)) => {
-                tracing::debug!("LLM logical form rejected: {}", errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))
+                tracing::debug!(
+                    "LLM logical form rejected: {}",
+                    errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+                )
             }
             Err(_) => tracing::warn!("validate_json panicked on an LLM answer"),
         }
@@ -132,7 +134,8 @@ mod tests {
         assert!(parse_proposal("build a tower", &format!("Sure! Here it is: {json} Hope it helps.")).is_some());
         // Spans out of range for a shorter command.
         assert!(parse_proposal("build", json).is_none());
-        for junk in ["", "{", "}{", "```", "```json", "null", "[1,2]", "{\"dialogue_type\": 5}", "é{ü}ß", "{\"a\":"] {
+        for junk in ["", "{", "}{", "```", "```json", "null", "[1,2]", "{\"dialogue_type\": 5}", "é{ü}ß", "{\"a\":"]
+        {
             assert!(parse_proposal("build a tower", junk).is_none(), "{junk}");
         }
         assert!(parse_proposal("hello there", r#"{"dialogue_type": "NOOP"}"#).is_none());
