@@ -7,7 +7,7 @@
 //! model = "llama3.2"                  # openai: the model name the server knows
 //! # api_key = "..."                   # or api_key_env = "OPENAI_API_KEY"
 //! # gguf_path = "models/SmolLM2-135M-Instruct.Q4_1.gguf"  # gguf: relative to this file
-//! timeout_ms = 4000
+//! timeout_ms = 8000
 //! max_tokens = 80
 //! temperature = 0.3
 //! seed = 42
@@ -72,7 +72,7 @@ pub struct LlmConfig {
 }
 
 fn default_timeout_ms() -> u64 {
-    4000
+    8000
 }
 fn default_max_tokens() -> u32 {
     80
@@ -280,7 +280,7 @@ mod tests {
                 .unwrap()
                 .unwrap();
         assert_eq!((c.backend, c.temperature, c.seed), (BackendKind::Gguf, 0.0, 7));
-        assert_eq!(c.timeout(), Duration::from_millis(4000));
+        assert_eq!(c.timeout(), Duration::from_millis(8000));
         assert_eq!(LlmConfig::from_toml_str("[bot]\nname = \"x\"\n").unwrap(), None);
         assert_eq!(LlmConfig::from_toml_str("").unwrap(), None);
     }

@@ -7,7 +7,8 @@
 //! The model lives on a worker thread that answers one request at a time. [`GgufChat::complete`]
 //! hands the prompt to the worker and waits only until the request's deadline; the worker checks the
 //! deadline before every token and drops requests whose deadline has passed, so a slow model never
-//! piles up work. Sampling is greedy at temperature 0, else temperature sampling with a seed, with a
+//! piles up work. When time runs out mid-answer, the complete sentences so far are the answer (none:
+//! [`LlmError::Timeout`]). Sampling is greedy at temperature 0, else temperature sampling with a seed, with a
 //! mild repeat penalty; generation stops at the end-of-turn token or after `max_tokens`.
 
 use std::fs::File;
@@ -246,7 +247,10 @@ fn worker(mut model: Model, jobs: Receiver<Job>) {
 /// Greedy or seeded sampling from `job.prompt` until an end-of-turn token, `max_tokens` or the deadline.
 fn generate(model: &mut Model, job: &Job) -> Result<Completion, LlmError> {
     let Model { weights, tokenizer, options, context_length, device } = model;
-    let late = || job.cancelled.load(Ordering::Relaxed) || Instant::now() >= job.deadline;
+    // Stop a little before the deadline so a partial answer still reaches the waiting caller.
+    let budget = job.deadline.saturating_duration_since(Instant::now());
+    let soft_deadline = job.deadline - (budget / 10).min(Duration::from_millis(100));
+    let late = || job.cancelled.load(Ordering::Relaxed) || Instant::now() >= soft_deadline;
     weights.clear_kv_cache();
     let temperature = (options.temperature > 0.0).then_some(options.temperature);
     let mut sampler = LogitsProcessor::new(options.seed, temperature, None);
@@ -261,7 +265,17 @@ fn generate(model: &mut Model, job: &Job) -> Result<Completion, LlmError> {
     let mut truncated = false;
     loop {
         if late() {
-            return Err(LlmError::Timeout);
+            // Out of time: the complete sentences so far are still an answer.
+            let text = tokenizer.decode(&generated, true)?;
+            let Some(end) = super::sanitize::sentence_ends(&text).last() else { return Err(LlmError::Timeout) };
+            return Ok(Completion {
+                text: text[..end].to_string(),
+                prompt_tokens: Some(job.prompt.len()),
+                generated_tokens: Some(generated.len()),
+                prompt_time: Some(prompt_time),
+                generation_time: gen_start.elapsed(),
+                truncated: false,
+            });
         }
         let mut l = logits.squeeze(0)?.to_dtype(candle_core::DType::F32)?;
         if options.repeat_penalty != 1.0 {
