@@ -3,13 +3,15 @@
 //! The crate mirrors the flow in `DESIGN.md`, one module per box:
 //! chat → parser → [`logical_form`] → [`dialogue`] → [`interpreter`] → [`tasks`] → [`world`],
 //! with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple store) and
-//! [`schematics`] generating the shapes the bot builds.
+//! [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers chit-chat with a
+//! local language model, safely.
 //! Only the [`world`] implementations know whether Minecraft is real.
 
 pub mod agent;
 pub mod bench;
 pub mod dialogue;
 pub mod interpreter;
+pub mod llm;
 pub mod logical_form;
 pub mod memory;
 pub mod parser;

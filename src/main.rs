@@ -124,6 +124,9 @@ enum Command {
         #[arg(long)]
         beam: Option<usize>,
     },
+    /// One answer from the configured language model (see craftmate.example.toml), made safe for
+    /// chat; GGUF models print tokens/s to stderr.
+    Chat(cli::chat::ChatArgs),
 }
 
 fn main() -> ExitCode {
@@ -204,5 +207,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
         Command::Parse { text, model, beam } => cli::parse::run(&text, model.as_deref(), beam),
+        Command::Chat(args) => cli::chat::run(&args),
     }
 }

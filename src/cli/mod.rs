@@ -2,6 +2,7 @@
 //! binary, not the library) because they are the edge: `anyhow` errors and printing happen here.
 
 pub mod bench;
+pub mod chat;
 pub mod check_data;
 pub mod eval_parser;
 pub mod parse;

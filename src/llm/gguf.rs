@@ -1,0 +1,307 @@
+//! The in-process backend: a quantized GGUF model run by candle on the CPU.
+//!
+//! Supported architectures (`general.architecture`): `llama` (SmolLM2, Llama 3.x, TinyLlama-style
+//! files with a byte-level BPE vocabulary), `qwen2` (Qwen2/2.5) and `qwen3`. The tokenizer comes from
+//! the file's metadata ([`GgufTokenizer`]).
+//!
+//! The model lives on a worker thread that answers one request at a time. [`GgufChat::complete`]
+//! hands the prompt to the worker and waits only until the request's deadline; the worker checks the
+//! deadline before every token and drops requests whose deadline has passed, so a slow model never
+//! piles up work. When time runs out mid-answer, the complete sentences so far are the answer (none:
+//! [`LlmError::Timeout`]). Sampling is greedy at temperature 0, else temperature sampling with a seed, with a
+//! mild repeat penalty; generation stops at the end-of-turn token or after `max_tokens`.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use candle_core::quantized::gguf_file;
+use candle_core::{Device, Tensor};
+use candle_transformers::generation::LogitsProcessor;
+use candle_transformers::models::{quantized_llama, quantized_qwen2, quantized_qwen3};
+
+use super::gguf_tokenizer::GgufTokenizer;
+use super::{Chat, ChatRequest, Completion, LlmError};
+
+/// Settings for [`GgufChat`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct GgufOptions {
+    pub path: PathBuf,
+    pub max_tokens: u32,
+    /// 0 is greedy decoding.
+    pub temperature: f64,
+    pub seed: u64,
+    /// Penalty for repeating one of the last [`REPEAT_WINDOW`] tokens (1.0 is none).
+    pub repeat_penalty: f32,
+}
+
+/// How many recent tokens the repeat penalty looks at.
+pub const REPEAT_WINDOW: usize = 64;
+
+impl GgufOptions {
+    pub fn new(path: impl Into<PathBuf>) -> GgufOptions {
+        GgufOptions { path: path.into(), max_tokens: 80, temperature: 0.3, seed: 42, repeat_penalty: 1.1 }
+    }
+}
+
+/// The CPU threads [`init_cpu_threads`] picks by default: half the cores (the game and the bot's
+/// other work need the rest), at most 4 (a small model's decoding is bound by memory, not cores).
+pub fn default_cpu_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores / 2).clamp(1, 4)
+}
+
+/// Sets how many CPU threads candle's kernels use (the `CANDLE_NUM_THREADS` variable, read once
+/// when candle first computes) unless the variable is already set; returns the count in effect.
+///
+/// It matters: candle's worker threads spin while they wait for each other, so more threads than
+/// free cores makes generation many times slower (SmolLM2-135M on a busy 2-core machine: 46
+/// tokens/s with 1 thread, 2 tokens/s with 2).
+///
+/// # Safety
+/// It sets an environment variable: call it before the program starts any other thread (at the
+/// top of `main`), as [`std::env::set_var`] requires.
+pub unsafe fn init_cpu_threads(threads: Option<usize>) -> usize {
+    if let Some(n) = std::env::var("CANDLE_NUM_THREADS").ok().and_then(|v| v.trim().parse().ok()) {
+        return n;
+    }
+    let n = threads.unwrap_or_else(default_cpu_threads).max(1);
+    // SAFETY: the caller guarantees no other thread is running.
+    unsafe { std::env::set_var("CANDLE_NUM_THREADS", n.to_string()) };
+    n
+}
+
+/// The architectures candle runs from GGUF here.
+enum Weights {
+    Llama(quantized_llama::ModelWeights),
+    Qwen2(quantized_qwen2::ModelWeights),
+    Qwen3(quantized_qwen3::ModelWeights),
+}
+
+impl Weights {
+    fn forward(&mut self, input: &Tensor, position: usize) -> candle_core::Result<Tensor> {
+        match self {
+            Weights::Llama(m) => m.forward(input, position),
+            Weights::Qwen2(m) => m.forward(input, position),
+            Weights::Qwen3(m) => m.forward(input, position),
+        }
+    }
+
+    fn clear_kv_cache(&mut self) {
+        match self {
+            Weights::Llama(m) => m.clear_kv_cache(),
+            Weights::Qwen2(m) => m.clear_kv_cache(),
+            Weights::Qwen3(m) => m.clear_kv_cache(),
+        }
+    }
+}
+
+/// What the file says about the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelInfo {
+    pub architecture: String,
+    pub name: Option<String>,
+    /// The longest prompt plus answer, in tokens.
+    pub context_length: usize,
+    pub load_time: Duration,
+}
+
+/// A loaded model, its tokenizer and settings: everything the worker needs.
+struct Model {
+    weights: Weights,
+    tokenizer: GgufTokenizer,
+    options: GgufOptions,
+    context_length: usize,
+    device: Device,
+}
+
+/// One request for the worker.
+struct Job {
+    prompt: Vec<u32>,
+    max_tokens: usize,
+    deadline: Instant,
+    cancelled: Arc<AtomicBool>,
+    answer: Sender<Result<Completion, LlmError>>,
+}
+
+/// A chat backend running a GGUF model in-process.
+pub struct GgufChat {
+    jobs: Mutex<Sender<Job>>,
+    tokenizer: GgufTokenizer,
+    info: ModelInfo,
+    max_tokens: u32,
+}
+
+impl GgufChat {
+    /// Loads the model (seconds for a small one) and starts its worker thread.
+    pub fn load(options: GgufOptions) -> Result<GgufChat, LlmError> {
+        let start = Instant::now();
+        let path = options.path.clone();
+        let file_error = |message: String| LlmError::File { path: path.display().to_string(), message };
+        let mut file = File::open(&path).map_err(|e| file_error(e.to_string()))?;
+        let content = gguf_file::Content::read(&mut file).map_err(|e| file_error(format!("not a GGUF file: {e}")))?;
+        let tokenizer = GgufTokenizer::from_metadata(&content.metadata)?;
+        let get_str = |k: &str| content.metadata.get(k).and_then(|v| v.to_string().ok()).cloned();
+        let architecture = get_str("general.architecture").unwrap_or_default();
+        let name = get_str("general.name");
+        let get_len = |k: &str| content.metadata.get(k).and_then(|v| v.to_u32().ok()).map(|v| v as usize);
+        let file_context = get_len(&format!("{architecture}.context_length")).unwrap_or(2048);
+        let device = Device::Cpu;
+        let (weights, context_length) = match architecture.as_str() {
+            "llama" => {
+                let w = quantized_llama::ModelWeights::from_gguf(content, &mut file, &device)?;
+                // candle's llama precomputes rotary tables for MAX_SEQ_LEN positions.
+                (Weights::Llama(w), file_context.min(quantized_llama::MAX_SEQ_LEN))
+            }
+            "qwen2" => {
+                (Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(content, &mut file, &device)?), file_context)
+            }
+            "qwen3" => {
+                (Weights::Qwen3(quantized_qwen3::ModelWeights::from_gguf(content, &mut file, &device)?), file_context)
+            }
+            other => {
+                return Err(file_error(format!(
+                    "architecture {other:?} is not supported (llama, qwen2 and qwen3 are)"
+                )));
+            }
+        };
+        let info = ModelInfo { architecture, name, context_length, load_time: start.elapsed() };
+        let max_tokens = options.max_tokens;
+        let model = Model { weights, tokenizer: tokenizer.clone(), options, context_length, device };
+        let (sender, receiver) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("llm-gguf".into())
+            .spawn(move || worker(model, receiver))
+            .map_err(|e| LlmError::Model(format!("cannot start the model thread: {e}")))?;
+        Ok(GgufChat { jobs: Mutex::new(sender), tokenizer, info, max_tokens })
+    }
+
+    /// Loads the model at `path` with default settings.
+    pub fn load_path(path: impl AsRef<Path>) -> Result<GgufChat, LlmError> {
+        GgufChat::load(GgufOptions::new(path.as_ref()))
+    }
+
+    pub fn tokenizer(&self) -> &GgufTokenizer {
+        &self.tokenizer
+    }
+
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+}
+
+impl Chat for GgufChat {
+    fn describe(&self) -> String {
+        let name = self.info.name.as_deref().unwrap_or("model");
+        format!("gguf {name} ({})", self.info.architecture)
+    }
+
+    fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
+        if request.remaining().is_zero() {
+            return Err(LlmError::Timeout);
+        }
+        let text = self.tokenizer.format_chat(&request.messages);
+        let prompt = self.tokenizer.encode(&text)?;
+        let max_tokens = request.max_tokens.unwrap_or(self.max_tokens).max(1) as usize;
+        if prompt.len() + max_tokens > self.info.context_length {
+            return Err(LlmError::Model(format!(
+                "prompt of {} tokens plus {max_tokens} to generate exceeds the context of {}",
+                prompt.len(),
+                self.info.context_length
+            )));
+        }
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let (answer, receiver) = mpsc::channel();
+        let job = Job { prompt, max_tokens, deadline: request.deadline, cancelled: cancelled.clone(), answer };
+        self.jobs
+            .lock()
+            .map_err(|_| LlmError::Model("the model thread is gone".into()))?
+            .send(job)
+            .map_err(|_| LlmError::Model("the model thread is gone".into()))?;
+        match receiver.recv_timeout(request.remaining()) {
+            Ok(result) => result,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                cancelled.store(true, Ordering::Relaxed);
+                Err(LlmError::Timeout)
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err(LlmError::Model("the model thread stopped".into())),
+        }
+    }
+}
+
+/// Answers jobs one at a time until the backend is dropped.
+fn worker(mut model: Model, jobs: Receiver<Job>) {
+    while let Ok(job) = jobs.recv() {
+        if job.cancelled.load(Ordering::Relaxed) || Instant::now() >= job.deadline {
+            let _ = job.answer.send(Err(LlmError::Timeout));
+            continue;
+        }
+        let result = generate(&mut model, &job);
+        let _ = job.answer.send(result);
+    }
+}
+
+/// Greedy or seeded sampling from `job.prompt` until an end-of-turn token, `max_tokens` or the deadline.
+fn generate(model: &mut Model, job: &Job) -> Result<Completion, LlmError> {
+    let Model { weights, tokenizer, options, context_length, device } = model;
+    // Stop a little before the deadline so a partial answer still reaches the waiting caller.
+    let budget = job.deadline.saturating_duration_since(Instant::now());
+    let soft_deadline = job.deadline - (budget / 10).min(Duration::from_millis(100));
+    let late = || job.cancelled.load(Ordering::Relaxed) || Instant::now() >= soft_deadline;
+    weights.clear_kv_cache();
+    let temperature = (options.temperature > 0.0).then_some(options.temperature);
+    let mut sampler = LogitsProcessor::new(options.seed, temperature, None);
+    let mut context: Vec<u32> = job.prompt.clone();
+    let mut generated: Vec<u32> = Vec::new();
+
+    let start = Instant::now();
+    let input = Tensor::new(job.prompt.as_slice(), device)?.unsqueeze(0)?;
+    let mut logits = weights.forward(&input, 0)?;
+    let prompt_time = start.elapsed();
+    let gen_start = Instant::now();
+    let mut truncated = false;
+    loop {
+        if late() {
+            // Out of time: the complete sentences so far are still an answer.
+            let text = tokenizer.decode(&generated, true)?;
+            let Some(end) = super::sanitize::sentence_ends(&text).last() else { return Err(LlmError::Timeout) };
+            return Ok(Completion {
+                text: text[..end].to_string(),
+                prompt_tokens: Some(job.prompt.len()),
+                generated_tokens: Some(generated.len()),
+                prompt_time: Some(prompt_time),
+                generation_time: gen_start.elapsed(),
+                truncated: false,
+            });
+        }
+        let mut l = logits.squeeze(0)?.to_dtype(candle_core::DType::F32)?;
+        if options.repeat_penalty != 1.0 {
+            let window = &context[context.len().saturating_sub(REPEAT_WINDOW)..];
+            l = candle_transformers::utils::apply_repeat_penalty(&l, options.repeat_penalty, window)?;
+        }
+        let next = sampler.sample(&l)?;
+        if tokenizer.stop_ids.contains(&next) {
+            break;
+        }
+        generated.push(next);
+        context.push(next);
+        if generated.len() >= job.max_tokens || context.len() >= *context_length {
+            truncated = true;
+            break;
+        }
+        let input = Tensor::new(&[next], device)?.unsqueeze(0)?;
+        logits = weights.forward(&input, context.len() - 1)?;
+    }
+    let text = tokenizer.decode(&generated, true)?;
+    Ok(Completion {
+        text,
+        prompt_tokens: Some(job.prompt.len()),
+        generated_tokens: Some(generated.len()),
+        prompt_time: Some(prompt_time),
+        generation_time: gen_start.elapsed(),
+        truncated,
+    })
+}
