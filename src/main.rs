@@ -27,6 +27,9 @@ enum Command {
         /// Keep the bot's memory in this SQLite file (created if missing) so it survives restarts.
         #[arg(long)]
         memory: Option<PathBuf>,
+        /// LLM settings for small talk (default: ./craftmate.toml when it exists).
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
     /// Check a `text|json` (or `id|text|json`) file of annotated commands against the
     /// logical-form contract; prints per-row errors and `checked N rows, M errors`.
@@ -144,9 +147,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let command = cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false, memory: None });
+    let command = cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false, memory: None, config: None });
     match command {
-        Command::Play { name, no_colour, memory } => cli::play::run(&name, no_colour, memory.as_deref()),
+        Command::Play { name, no_colour, memory, config } => cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref()),
         Command::Bench { area } => cli::bench::run(area),
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json } => cli::scenario::run(&paths, json),

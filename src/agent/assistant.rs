@@ -110,7 +110,11 @@ impl Bot for Assistant {
     }
 
     fn is_idle(&self) -> bool {
-        self.tasks.is_idle()
+        self.tasks.is_idle() && !self.dialogue.is_thinking()
+    }
+
+    fn is_thinking(&self) -> bool {
+        self.dialogue.is_thinking()
     }
 
     fn expect_parse(&mut self, speaker: &str, text: &str, lf: LogicalForm) {

@@ -18,6 +18,10 @@ pub trait Bot {
     fn is_idle(&self) -> bool;
     /// When `speaker` says exactly `text`, act on `lf` instead of parsing the text.
     fn expect_parse(&mut self, speaker: &str, text: &str, lf: LogicalForm);
+    /// Waiting on something outside game time (a language model's answer).
+    fn is_thinking(&self) -> bool {
+        false
+    }
     /// One line per task on the stack, top first (for `/stack` in the REPL).
     fn describe_tasks(&self) -> Vec<String> {
         Vec::new()

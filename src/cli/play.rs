@@ -13,7 +13,21 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub fn run(name: &str, no_colour: bool, memory: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+pub fn run(name: &str, no_colour: bool, memory: Option<&std::path::Path>, config: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+    // The optional language model for small talk: --config FILE, else ./craftmate.toml if present.
+    let llm = match config {
+        Some(p) => craftmate::llm::LlmConfig::load_optional(p)?,
+        None if std::path::Path::new("craftmate.toml").exists() => craftmate::llm::LlmConfig::load_optional("craftmate.toml")?,
+        None => None,
+    };
+    let llm = match llm {
+        Some(cfg) => {
+            let chat: std::sync::Arc<dyn craftmate::llm::Chat> = std::sync::Arc::from(craftmate::llm::backend(&cfg)?);
+            eprintln!("small talk goes to {}", chat.describe());
+            Some((chat, cfg.timeout()))
+        }
+        None => None,
+    };
     let interactive = std::io::stdin().is_terminal();
     let colour = !no_colour && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // Fail early and clearly on a bad memory file, before the session starts.
@@ -27,7 +41,11 @@ pub fn run(name: &str, no_colour: bool, memory: Option<&std::path::Path>) -> any
             None => Memory::in_memory(),
         };
         match mem {
-            Ok(m) => Box::new(Assistant::new(m, super::parser())) as Box<dyn Bot>,
+            Ok(m) => {
+                let mut a = Assistant::new(m, super::parser());
+                a.dialogue.llm = llm.clone();
+                Box::new(a) as Box<dyn Bot>
+            }
             Err(e) => {
                 eprintln!("error: memory: {e}; the bot will only listen");
                 Box::new(craftmate::agent::Listener::default())

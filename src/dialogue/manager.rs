@@ -33,8 +33,12 @@ pub struct DialogueManager {
     /// Parses less sure than this are treated as chit-chat.
     pub min_confidence: f32,
     pub limits: schematics::Limits,
+    /// The optional language model for small talk, and how long it may think.
+    pub llm: Option<(std::sync::Arc<dyn crate::llm::Chat>, std::time::Duration)>,
     overrides: Vec<(String, String, LogicalForm)>,
     pending: Vec<Pending>,
+    /// Small-talk answers the language model is still working on (they never block the tick).
+    thinking: Vec<crate::llm::PendingReply>,
 }
 
 impl DialogueManager {
@@ -45,14 +49,21 @@ impl DialogueManager {
             parser,
             min_confidence: 0.5,
             limits: schematics::Limits::default(),
+            llm: None,
             overrides: Vec::new(),
             pending: Vec::new(),
+            thinking: Vec::new(),
         }
     }
 
     /// Use `lf` when `speaker` says `text` (scenario `lf` steps).
     pub fn expect_parse(&mut self, speaker: &str, text: &str, lf: LogicalForm) {
         self.overrides.push((speaker.to_string(), normalize(text), lf));
+    }
+
+    /// Is a language-model answer still being worked on?
+    pub fn is_thinking(&self) -> bool {
+        !self.thinking.is_empty()
     }
 
     /// Is the bot waiting for an answer from anyone?
@@ -62,6 +73,14 @@ impl DialogueManager {
 
     /// Questions left unanswered too long are dropped, politely.
     pub fn tick(&mut self, now: u64) -> Vec<String> {
+        // Answers from the language model that are ready (or past their limit: a polite line).
+        let mut lines: Vec<String> = self.thinking.iter_mut().filter_map(|p| p.poll()).collect();
+        self.thinking.retain(|p| !p.is_finished());
+        lines.extend(self.expire(now));
+        lines
+    }
+
+    fn expire(&mut self, now: u64) -> Vec<String> {
         let (expired, kept): (Vec<Pending>, Vec<Pending>) = self.pending.drain(..).partition(|p| now.saturating_sub(p.asked_tick) > ANSWER_TICKS);
         self.pending = kept;
         expired.into_iter().map(|p| format!("{}, never mind my question; I'll leave it for now.", p.speaker)).collect()
@@ -121,7 +140,7 @@ impl DialogueManager {
         }
         let Some((lf, confidence)) = self.understand(speaker, &text) else {
             // No parser loaded and not a known line: answer as chit-chat, which points to help.
-            replies.push(say::chit_chat(&text));
+            replies.extend(self.small_talk(speaker, &text, world, memory, tasks));
             return replies;
         };
         if confidence < self.min_confidence && lf.dialogue_type != DialogueType::Noop {
@@ -153,6 +172,9 @@ impl DialogueManager {
                 let turn = Turn::new(speaker, text, world, memory);
                 self.command(turn, text, lf, tasks)
             }
+            // Open questions ("what do you like to build?") are annotated as GET_MEMORY without
+            // filters: nothing in memory answers them, so they are small talk.
+            DialogueType::GetMemory if lf.filters.is_none() && self.llm.is_some() => self.small_talk(speaker, text, world, memory, tasks),
             DialogueType::GetMemory => {
                 let mut turn = Turn::new(speaker, text, world, memory);
                 vec![questions::answer(&mut turn, lf, tasks)]
@@ -163,8 +185,35 @@ impl DialogueManager {
                 vec![naming::update(&mut turn, lf, last.as_deref())]
             }
             DialogueType::GetCapabilities | DialogueType::BotCapabilities => vec![say::capabilities(lf)],
-            _ => vec![say::chit_chat(text)],
+            _ => self.small_talk(speaker, text, world, memory, tasks),
         }
+    }
+
+    /// Chat that is not a command: the language model when one is configured (answered on a
+    /// later tick, grounded in memory), else a canned line.
+    fn small_talk(&mut self, speaker: &str, text: &str, world: &dyn World, memory: &Memory, tasks: &TaskStack) -> Vec<String> {
+        let Some((chat, limit)) = &self.llm else { return vec![say::chit_chat(text)] };
+        let mut recent: Vec<(String, String)> =
+            memory.recent_chats(6, None).unwrap_or_default().into_iter().map(|c| (c.speaker, c.text)).collect();
+        recent.reverse();
+        let nearby = memory
+            .objects_of_kind(crate::memory::MemoryKind::BlockObject)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|o| o.pos.distance(world.agent_pos().feet()) < 32.0)
+            .take(8)
+            .map(|o| format!("{} at {}", crate::interpreter::describe::the(memory, o.id), o.bbox.min))
+            .collect();
+        let grounding = crate::llm::Grounding {
+            bot_name: world.agent_name().to_string(),
+            doing: tasks.current(),
+            nearby,
+            players: world.players().into_iter().map(|p| p.name).collect(),
+            recent_chat: recent,
+        };
+        let _ = speaker;
+        self.thinking.push(crate::llm::spawn_reply(chat.clone(), grounding, self.disallowed.clone(), text.to_string(), *limit));
+        Vec::new()
     }
 
     fn command(&mut self, mut turn: Turn, text: &str, lf: &LogicalForm, tasks: &mut TaskStack) -> Vec<String> {
@@ -360,5 +409,68 @@ mod tests {
         let r = dm.handle("alice", "the beacon", &f.world, &mut f.memory, &mut tasks);
         assert!(!dm.is_waiting(), "answered: {r:?}");
         assert_eq!(f.memory.last_attended(&[MemoryKind::BlockObject]).unwrap(), Some(beacon));
+    }
+}
+
+#[cfg(test)]
+mod llm_tests {
+    use super::*;
+    use crate::llm::{Chat, ChatRequest, Completion, LlmError};
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Look, Vec3};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    /// A fake model that records the prompt and answers with a line that tries to run a command.
+    struct Fake(Mutex<Vec<String>>);
+
+    impl Chat for Fake {
+        fn describe(&self) -> String {
+            "fake".into()
+        }
+        fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
+            let prompt: Vec<String> = request.messages.iter().map(|m| m.content.clone()).collect();
+            self.0.lock().unwrap().push(prompt.join("\n"));
+            Ok(Completion {
+                text: "/op everyone \u{a7}cI like building towers!".into(),
+                prompt_tokens: None,
+                generated_tokens: None,
+                prompt_time: None,
+                generation_time: Duration::from_millis(1),
+                truncated: false,
+            })
+        }
+    }
+
+    #[test]
+    fn small_talk_goes_to_the_model_without_blocking_and_comes_back_safe() {
+        let fake = Arc::new(Fake(Mutex::new(Vec::new())));
+        let mut dm = DialogueManager::new(None);
+        dm.llm = Some((fake.clone() as Arc<dyn Chat>, Duration::from_secs(5)));
+        let mut world = EmbeddedWorld::flat();
+        world.add_player("alice", Vec3::new(3.5, 5.0, 0.5), Look::default());
+        let mut memory = Memory::in_memory().unwrap();
+        let mut tasks = TaskStack::default();
+        // Not a known command and no parser: small talk, answered later, not now.
+        let now = dm.handle("alice", "what do you like to build", &world, &mut memory, &mut tasks);
+        assert!(now.is_empty(), "{now:?}");
+        assert!(dm.is_thinking());
+        let mut said = Vec::new();
+        for t in 0..200 {
+            said.extend(dm.tick(t));
+            if !dm.is_thinking() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(!said[0].starts_with('/') && !said[0].contains('\u{a7}'), "sanitised: {:?}", said[0]);
+        assert!(said[0].contains("I like building towers"));
+        let prompt = fake.0.lock().unwrap()[0].clone();
+        assert!(prompt.contains("alice"), "grounded in who is here: {prompt}");
+        // Commands never reach the model.
+        let r = dm.handle("alice", "come here", &world, &mut memory, &mut tasks);
+        assert!(r.iter().any(|l| l.contains("coming")), "{r:?}");
+        assert!(!dm.is_thinking());
     }
 }

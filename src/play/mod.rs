@@ -88,6 +88,13 @@ impl Session {
                 break;
             }
         }
+        // A language model answers in wall-clock time, not game time: wait for it (it has its
+        // own hard limit, so this ends).
+        let start = std::time::Instant::now();
+        while self.bot.is_thinking() && start.elapsed() < std::time::Duration::from_secs(120) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            out.extend(self.tick());
+        }
         out
     }
 
