@@ -104,7 +104,7 @@ impl DialogueManager {
             let words = tokenize(&text);
             match p.waiting {
                 Waiting::Confirm { chat, lf, plans } => match pending::yes_no(&words) {
-                    Some(true) => return self.execute(plans, speaker, &chat, &lf, world, tasks),
+                    Some(true) => return self.execute(plans, speaker, &chat, &lf, world, tasks, true),
                     Some(false) => return vec!["Okay, I won't.".into()],
                     None => replies.push("I'll take that as a no.".into()),
                 },
@@ -220,7 +220,7 @@ impl DialogueManager {
         let speaker = turn.speaker.clone();
         let world = turn.world;
         match actions::command(&mut turn, lf, &self.limits) {
-            Ok(plans) => self.execute(plans, &speaker, text, lf, world, tasks),
+            Ok(plans) => self.execute(plans, &speaker, text, lf, world, tasks, false),
             Err(Problem::Say(s)) => vec![s],
             Err(Problem::Which { question, choices }) => {
                 self.pending.push(Pending {
@@ -234,7 +234,33 @@ impl DialogueManager {
     }
 
     /// Carry out plans in order (a yes/no question first when one asks for it).
-    fn execute(&mut self, plans: Vec<Plan>, speaker: &str, text: &str, lf: &LogicalForm, world: &dyn World, tasks: &mut TaskStack) -> Vec<String> {
+    #[allow(clippy::too_many_arguments)]
+    fn execute(
+        &mut self,
+        plans: Vec<Plan>,
+        speaker: &str,
+        text: &str,
+        lf: &LogicalForm,
+        world: &dyn World,
+        tasks: &mut TaskStack,
+        confirmed: bool,
+    ) -> Vec<String> {
+        // Undoing a big build takes a lot down: ask first.
+        if !confirmed {
+            for p in &plans {
+                if let Plan::Undo(kind) = p {
+                    if let Some(r) = tasks.last_undoable(*kind).filter(|r| r.changes.len() > actions::CONFIRM_BLOCKS) {
+                        let question = format!("Undo {}? That changes {} blocks. (yes/no)", r.description, r.changes.len());
+                        self.pending.push(Pending {
+                            speaker: speaker.to_string(),
+                            asked_tick: world.tick(),
+                            waiting: Waiting::Confirm { chat: text.to_string(), lf: lf.clone(), plans },
+                        });
+                        return vec![question];
+                    }
+                }
+            }
+        }
         // A confirmation anywhere holds back the whole command until the player answers.
         if let Some(i) = plans.iter().position(|p| matches!(p, Plan::Confirm { .. })) {
             let mut plans = plans;
