@@ -74,14 +74,7 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
     // Numbers in the whole phrase ("a 5 by 3 wall", "4 x 4 x 4") fill what triples left open.
     let phrase = words(schematic.text_span, tokens);
     let refs: Vec<&str> = phrase.iter().map(String::as_str).collect();
-    let dims = ShapeRequest::parse_dimensions(&refs);
-    req.size = req.size.or(dims.size);
-    req.radius = req.radius.or(dims.radius);
-    req.width = req.width.or(dims.width);
-    req.height = req.height.or(dims.height);
-    req.length = req.length.or(dims.length);
-    req.depth = req.depth.or(dims.depth);
-    req.thickness = req.thickness.or(dims.thickness);
+    req = req.or_dimensions(ShapeRequest::parse_dimensions(&refs));
     // "9 high", "3 blocks wide": a size word right after a number is that number's unit.
     let after_number = |i: usize| {
         let unit = |j: usize| matches!(phrase.get(j).map(String::as_str), Some("block" | "blocks" | "tall" | "high"));

@@ -249,6 +249,18 @@ impl ShapeRequest {
         self
     }
 
+    /// Fills only the measures the request lacks from `dims` (the request's own numbers win).
+    pub fn or_dimensions(mut self, dims: Dimensions) -> Self {
+        self.size = self.size.or(dims.size);
+        self.radius = self.radius.or(dims.radius);
+        self.width = self.width.or(dims.width);
+        self.height = self.height.or(dims.height);
+        self.length = self.length.or(dims.length);
+        self.depth = self.depth.or(dims.depth);
+        self.thickness = self.thickness.or(dims.thickness);
+        self
+    }
+
     /// Reads the measures out of a phrase, given as words ("a 5 by 3 platform" →
     /// `["a", "5", "by", "3", "platform"]`; tokens may also hold several words).
     ///
