@@ -388,11 +388,9 @@ mod tests {
     use crate::logical_form::validate_json;
     use crate::memory::fixture::Fixture;
 
-    #[test]
-    fn a_question_back_is_answered_and_the_which_one_stays() {
-        let mut f = Fixture::new();
+    /// A manager primed to read "destroy the red tower" (the fixture has two red towers).
+    fn red_tower_command() -> (DialogueManager, TaskStack, &'static str) {
         let mut dm = DialogueManager::new(None);
-        let mut tasks = TaskStack::default();
         let text = "destroy the red tower";
         let lf = validate_json(
             text,
@@ -400,6 +398,13 @@ mod tests {
         )
         .expect("valid");
         dm.expect_parse("alice", text, lf);
+        (dm, TaskStack::default(), text)
+    }
+
+    #[test]
+    fn a_question_back_is_answered_and_the_which_one_stays() {
+        let mut f = Fixture::new();
+        let (mut dm, mut tasks, text) = red_tower_command();
         // The fixture has two red towers.
         let r = dm.handle("alice", text, &f.world, &mut f.memory, &mut tasks);
         assert!(r[0].starts_with("Which one: the red tower"), "{r:?}");
@@ -421,15 +426,7 @@ mod tests {
         let mut f = Fixture::new();
         let beacon = f.id_at(TALL_RED_TOWER);
         f.memory.add_triple(NewTriple::text(beacon, "has_tag", "beacon")).unwrap();
-        let mut dm = DialogueManager::new(None);
-        let mut tasks = TaskStack::default();
-        let text = "destroy the red tower";
-        let lf = validate_json(
-            text,
-            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "DESTROY", "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}}]}"#,
-        )
-        .expect("valid");
-        dm.expect_parse("alice", text, lf);
+        let (mut dm, mut tasks, text) = red_tower_command();
         let r = dm.handle("alice", text, &f.world, &mut f.memory, &mut tasks);
         assert!(r[0].starts_with("Which one"), "{r:?}");
         let r = dm.handle("alice", "the beacon", &f.world, &mut f.memory, &mut tasks);

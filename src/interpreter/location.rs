@@ -153,8 +153,7 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
                 // Out of the anchor's box, then the asked number of steps (default 2 clear).
                 let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);
                 let n = steps.unwrap_or(if purpose == Purpose::Move { 3 } else { 2 });
-                let from = if anchor.is_some() { base } else { base };
-                t.pos = from + Pos::new(step.x * (clear + n), step.y * (clear + n), step.z * (clear + n));
+                t.pos = base + Pos::new(step.x * (clear + n), step.y * (clear + n), step.z * (clear + n));
             }
             None => t.near = true,
         },
