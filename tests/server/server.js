@@ -1,0 +1,245 @@
+// Minecraft 26.1 test server for craftmate's live tests: flying-squid (pinned in package.json) started
+// on 127.0.0.1:PORT, offline, superflat, creative, world in memory only.
+//
+// flying-squid 1.12.0 speaks protocols up to 1.21.4. It serves 26.1 once a few of the packets it writes
+// are brought to the 26.1 layout; this launcher does that at run time, by wrapping its modules and each
+// client's `write`, never by editing node_modules (see README.md for the list and the reasons).
+//
+// Usage: node tests/server/server.js PORT
+// stdout carries exactly one line, `READY <port>`, once connections are accepted; logs go to stderr.
+'use strict'
+
+const port = parseInt(process.argv[2], 10)
+if (!(port > 0 && port < 65536)) {
+  process.stderr.write('usage: node server.js PORT\n')
+  process.exit(2)
+}
+const VERSION = '26.1'
+const log = (msg) => process.stderr.write(`[server] ${msg}\n`)
+
+// flying-squid's console reads commands from stdin and writes a prompt to stdout; stdout is ours
+// (READY only), so its console is sent to stderr.
+const readline = require('readline')
+const createInterface = readline.createInterface
+readline.createInterface = (opts) => createInterface({ ...opts, output: process.stderr, terminal: false })
+const cursorTo = readline.cursorTo
+readline.cursorTo = (stream, ...rest) => stream === process.stdout ? true : cursorTo(stream, ...rest)
+
+// 1. The version check: flying-squid refuses versions above its tested list.
+const fsVersion = require('flying-squid/src/lib/version')
+fsVersion.testedVersions.push(VERSION)
+fsVersion.latestSupportedVersion = VERSION
+
+// 2. The anvil provider has no 26.1 support and throws when its class is built, even for a world
+// that is never saved; the world here is in memory, so a failing build yields no provider.
+const anvil = require('prismarine-provider-anvil')
+const makeAnvil = anvil.Anvil
+anvil.Anvil = (registry) => {
+  try {
+    return makeAnvil(registry)
+  } catch (err) {
+    return class NoAnvil { constructor () { throw new Error('no anvil storage for ' + VERSION) } }
+  }
+}
+
+// 3. Speed: flying-squid builds each superflat chunk block by block (~27 ms), so a player waits
+// seconds for its chunks; all superflat chunks are alike, so one is built and then copied (<1 ms).
+const generations = require('flying-squid/src/lib/generations')
+const superflat = generations.superflat
+generations.superflat = (options) => {
+  const generate = superflat(options)
+  const Chunk = require('prismarine-chunk')(options.registry)
+  let blocks = null
+  let light = null
+  return (chunkX, chunkZ) => {
+    if (blocks === null) {
+      const first = generate(chunkX, chunkZ)
+      blocks = first.dump()
+      light = first.dumpLight()
+    }
+    const chunk = new Chunk()
+    chunk.load(blocks)
+    chunk.loadParsedLight(light.skyLight, light.blockLight, light.skyLightMask, light.blockLightMask,
+      light.emptySkyLightMask, light.emptyBlockLightMask)
+    return chunk
+  }
+}
+
+const mcServer = require('flying-squid')
+
+const serv = mcServer.createMCServer({
+  motd: 'craftmate test server',
+  port,
+  host: '127.0.0.1',
+  'max-players': 20,
+  'online-mode': false,
+  logging: false,
+  noConsoleOutput: true,
+  gameMode: 1,
+  difficulty: 0,
+  worldFolder: undefined,
+  generation: { name: 'superflat', options: {} },
+  kickTimeout: 10000,
+  plugins: {},
+  modpe: false,
+  'view-distance': 6,
+  'player-list-text': { header: { text: 'craftmate' }, footer: { text: 'test server' } },
+  'everybody-op': false,
+  'max-entities': 100,
+  version: VERSION,
+  // A debug logger also keeps flying-squid from installing its own crash handlers (below).
+  debug: process.env.CRAFTMATE_SERVER_DEBUG ? (msg) => log('debug: ' + msg) : () => {}
+})
+serv.log = (msg) => log(msg)
+
+// flying-squid's handlers would exit 0 on a crash; a crash must fail the tests instead. A rejected
+// promise in one of its packet handlers is logged and the server goes on, as flying-squid does.
+process.on('uncaughtException', (err) => {
+  log('crash: ' + (err && err.stack ? err.stack : err))
+  process.exit(1)
+})
+process.on('unhandledRejection', (err) => log('unhandled rejection: ' + (err && err.stack ? err.stack : err)))
+
+// 4. Packets whose 26.1 layout differs from what flying-squid writes, rewritten on the way out;
+// the sound packets it writes have no 26.1 form (sounds are irrelevant here) and are dropped.
+const GAME_MODES = ['survival', 'creative', 'adventure', 'spectator']
+const byteToDegrees = (b) => (b * 360) / 256
+const perTick = (v) => ({ x: (v?.x || 0) / 8000, y: (v?.y || 0) / 8000, z: (v?.z || 0) / 8000 })
+const DROPPED = new Set(['sound_effect', 'named_sound_effect', 'entity_sound_effect'])
+// 26.1 heightmaps: typed arrays of longs; 384 rows high packs 9-bit entries 7 to a long, 37 longs.
+const HEIGHTMAPS = [{ type: 'motion_blocking', data: new Array(37).fill([0, 0]) }]
+
+function rewrite (name, p) {
+  switch (name) {
+    case 'login': // the game mode moved into worldState (flying-squid copies survival from its data)
+      return {
+        ...p,
+        worldState: { ...p.worldState, gamemode: GAME_MODES[p.gameMode] || 'creative', previousGamemode: 255, isFlat: true }
+      }
+    case 'spawn_position': // now a dimension + position pair with yaw and pitch
+      return { globalPos: { dimensionName: 'minecraft:overworld', location: p.location }, yaw: 0, pitch: 0 }
+    case 'update_time': // day time now travels as world clocks; clock 0 is the overworld's
+      return { age: p.age, clockUpdates: [{ id: 0, totalTicks: Number(p.time?.[1] ?? 0), partialTick: 0, rate: 1 }] }
+    case 'map_chunk': // heightmaps are no longer NBT
+      return p.heightmaps && !Array.isArray(p.heightmaps) ? { ...p, heightmaps: HEIGHTMAPS } : p
+    case 'entity_teleport': // gained a velocity and relative flags; angles are float degrees
+      return { ...p, dx: 0, dy: 0, dz: 0, yaw: byteToDegrees(p.yaw), pitch: byteToDegrees(p.pitch), flags: {} }
+    case 'position': // the player's own position: same new fields
+      return { ...p, dx: 0, dy: 0, dz: 0, flags: {} }
+    case 'player_info':
+      // 26.1 removes players with a packet of its own.
+      return p.action?.remove_player ? ['player_remove', { players: p.data.map((d) => d.uuid) }] : p
+    case 'entity_velocity': // velocities are blocks per tick (lpVec3), not 1/8000ths
+    case 'spawn_entity':
+      return { ...p, velocity: perTick(p.velocity) }
+    default:
+      return p
+  }
+}
+
+serv._server.on('connection', (client) => {
+  const write = client.write.bind(client)
+  client.write = (name, params) => {
+    if (DROPPED.has(name)) return
+    const out = rewrite(name, params)
+    if (Array.isArray(out)) write(out[0], out[1])
+    else write(name, out)
+  }
+})
+
+// 5. flying-squid sends the player list to everyone but the player who joins, so a client would not
+// know the names of those already there; it is sent to the joining player too.
+// 6. The login packet carries the game mode, but an explicit switch after spawn (with the creative
+// abilities, which flying-squid leaves unsent) makes every client settle in creative for sure.
+// 7. Players are spawned for the others with entity type 0 (flying-squid leaves it unset); 26.1
+// clients then see some other entity, not a player.
+serv.on('newPlayer', (player) => {
+  player.entityType = serv.registry.entitiesByName.player.id
+  const sendPlayerList = serv._sendPlayerList
+  serv._sendPlayerList = (toPlayer) => {
+    sendPlayerList(toPlayer)
+    toPlayer._client.write('player_info', {
+      action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
+      data: serv.players.map((p) => ({
+        uuid: p.uuid,
+        player: { name: p.username, properties: p.profileProperties || [] },
+        gamemode: p.gameMode,
+        listed: 1,
+        latency: p._client.latency || 0
+      }))
+    })
+  }
+  // 8. The chunk view centre: flying-squid's update of it compares against a position that its own
+  // entity tracker has already moved on, so it is almost never sent; clients that keep only chunks
+  // near that centre (vanilla, azalea) would drop the chunks of any place they go to.
+  let viewChunk = null
+  const sendViewCentre = () => {
+    const chunkX = Math.floor(player.position.x / 16)
+    const chunkZ = Math.floor(player.position.z / 16)
+    if (viewChunk && viewChunk[0] === chunkX && viewChunk[1] === chunkZ) return
+    viewChunk = [chunkX, chunkZ]
+    player._client.write('update_view_position', { chunkX, chunkZ })
+  }
+  const sendSpawnPosition = player.sendSpawnPosition
+  player.sendSpawnPosition = () => {
+    sendSpawnPosition()
+    sendViewCentre()
+  }
+  player.on('move', sendViewCentre)
+  // 9. Chunks follow a player only on moves made while no chunks are being sent, so after a long
+  // jump the chunks around the old place went out and none around the new one; send again then.
+  const sendRestOfChunks = player.worldSendRestOfChunks
+  player.worldSendRestOfChunks = async () => {
+    await sendRestOfChunks()
+    if (!player.disconnected && player.position.distanceTo(player.lastPositionChunkUpdated) > 16) {
+      return player.worldSendRestOfChunks()
+    }
+  }
+  // 10. Block actions carry a sequence number that the server must acknowledge, as vanilla does at
+  // the end of each tick; flying-squid does not in creative. Clients that predict (azalea predicts
+  // creative breaking) hold back every later server update of that block until the ack, so without
+  // it a block broken once would never be seen to change again. Acked a tick later, after the
+  // block updates the action caused.
+  let ackUpTo = -1
+  let ackTimer = null
+  const ack = ({ sequence } = {}) => {
+    if (!Number.isInteger(sequence)) return
+    ackUpTo = Math.max(ackUpTo, sequence)
+    if (ackTimer) return
+    ackTimer = setTimeout(() => {
+      ackTimer = null
+      if (!player.disconnected) player._client.write('acknowledge_player_digging', { sequenceId: ackUpTo })
+    }, 50)
+  }
+  for (const packet of ['block_dig', 'block_place', 'use_item']) player._client.on(packet, ack)
+  player.once('spawned', () => {
+    player._client.write('game_state_change', { reason: 3, gameMode: player.gameMode })
+    // invulnerable | may fly | creative
+    player._client.write('abilities', { flags: 1 | 4 | 8, flyingSpeed: 0.05, walkingSpeed: 0.1 })
+  })
+})
+
+serv.on('error', (err) => {
+  log('error: ' + (err && err.stack ? err.stack : err))
+  if (!serv.isReady) process.exit(1) // e.g. the port is taken: no READY will come
+})
+// 'ready' = listening and every plugin loaded (earlier joins are turned away by flying-squid).
+serv.once('ready', () => {
+  process.stdout.write(`READY ${serv._server.socketServer.address().port}\n`)
+})
+
+// Exit 0 at once on SIGTERM/SIGINT (flying-squid's own hook would exit 128+signal); clients see
+// the connection close. Registered before flying-squid's hook, so it runs first.
+function shutdown (signal) {
+  log(`${signal}: shutting down`)
+  process.exit(0)
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'))
+process.on('SIGINT', () => shutdown('SIGINT'))
+
+// A test that dies without stopping the server must not leave it running: exit when the process
+// that started this one is gone (this one is then adopted by another).
+const parent = process.ppid
+setInterval(() => {
+  if (process.ppid !== parent) shutdown('parent gone')
+}, 1000).unref()
