@@ -4,13 +4,14 @@
 //! chat → parser → [`logical_form`] → [`dialogue`] → [`interpreter`] → [`tasks`] → [`world`],
 //! with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple store) and
 //! [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers chit-chat with a
-//! local language model, safely.
+//! local language model, safely. [`live`] is the World over a real server (azalea).
 //! Only the [`world`] implementations know whether Minecraft is real.
 
 pub mod agent;
 pub mod bench;
 pub mod dialogue;
 pub mod interpreter;
+pub mod live;
 pub mod llm;
 pub mod logical_form;
 pub mod memory;

@@ -130,6 +130,8 @@ enum Command {
     /// One answer from the configured language model (see craftmate.example.toml), made safe for
     /// chat; GGUF models print tokens/s to stderr.
     Chat(cli::chat::ChatArgs),
+    /// Join a Minecraft 26.1 server (creative mode, offline accounts) and help the players there.
+    Connect(cli::connect::ConnectArgs),
 }
 
 fn main() -> ExitCode {
@@ -211,5 +213,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Parse { text, model, beam } => cli::parse::run(&text, model.as_deref(), beam),
         Command::Chat(args) => cli::chat::run(&args),
+        Command::Connect(args) => cli::connect::run(&args),
     }
 }

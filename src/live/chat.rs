@@ -1,0 +1,200 @@
+//! Chat on a real server, both ways.
+//!
+//! Outgoing: whatever the bot says is made into safe chat lines — formatting codes and control
+//! characters removed, never starting with `/` (a line the bot sends can never run a server
+//! command, whoever asked for it), and split at word boundaries into pieces of at most
+//! [`MAX_CHAT_CHARS`] characters, the server's limit. [`Pacer`] spaces the lines out the way
+//! the vanilla spam filter counts them, so a long answer never gets the bot kicked.
+//!
+//! Incoming: signed player chat arrives with its sender, but many servers (and plugins) send
+//! chat as system messages of the form `<name> message`; [`parse_system`] recovers the speaker.
+
+/// The longest chat message a server accepts, in characters.
+pub const MAX_CHAT_CHARS: usize = 256;
+
+/// The lines to send for `text`: cleaned, split to fit, none empty and none starting with `/`.
+pub fn outgoing(text: &str) -> Vec<String> {
+    let clean = clean(text);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in clean.split(' ').filter(|w| !w.is_empty()) {
+        // A single word longer than a line is cut into line-sized pieces.
+        let mut word = word.to_string();
+        loop {
+            let room = if current.is_empty() { MAX_CHAT_CHARS } else { MAX_CHAT_CHARS - current.chars().count() - 1 };
+            let len = word.chars().count();
+            if len <= room {
+                if !current.is_empty() {
+                    current.push(' ');
+                }
+                current.push_str(&word);
+                break;
+            }
+            if current.is_empty() {
+                let head: String = word.chars().take(MAX_CHAT_CHARS).collect();
+                word = word.chars().skip(MAX_CHAT_CHARS).collect();
+                lines.push(head);
+                if word.is_empty() {
+                    break;
+                }
+            } else {
+                lines.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines.into_iter().map(|l| no_command(&l)).filter(|l| !l.is_empty()).collect()
+}
+
+/// One line of plain text: `§` codes and control or invisible characters removed, whitespace
+/// collapsed.
+fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '§' {
+            chars.next(); // the code character after it
+            continue;
+        }
+        let c = if c.is_control() || is_invisible(c) { ' ' } else { c };
+        if c.is_whitespace() {
+            if !out.ends_with(' ') && !out.is_empty() {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out.trim_end().to_string()
+}
+
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// Leading slashes (and backslashes, which some plugins treat alike) removed.
+fn no_command(line: &str) -> String {
+    line.trim_start_matches(['/', '\\', ' ']).to_string()
+}
+
+/// The sender and message of a system chat line in the `<name> message` form (also with a rank
+/// prefix such as `<[Admin] name> message`), or `None` for other system messages (joins,
+/// command feedback, announcements).
+pub fn parse_system(text: &str) -> Option<(String, String)> {
+    let rest = text.strip_prefix('<')?;
+    let (head, message) = rest.split_once("> ")?;
+    // A rank in brackets before the name: "[Admin] alice".
+    let name = match head.strip_prefix('[') {
+        Some(ranked) => ranked.split_once("] ")?.1,
+        None => head,
+    };
+    if !is_player_name(name) || message.trim().is_empty() {
+        return None;
+    }
+    Some((name.to_string(), message.to_string()))
+}
+
+/// Minecraft player names: 1–16 letters, digits and underscores.
+pub fn is_player_name(name: &str) -> bool {
+    (1..=16).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Paces outgoing chat like the vanilla spam filter counts it: every message adds
+/// [`Pacer::COST`], every game tick takes one away, and a player whose count passes
+/// [`Pacer::KICK_AT`] is kicked. The pacer sends only while the count stays under
+/// [`Pacer::LIMIT`], a margin below that: a burst of a few lines goes out at once, a long speech
+/// one line a second.
+#[derive(Debug, Default, Clone)]
+pub struct Pacer {
+    score: u32,
+}
+
+impl Pacer {
+    pub const COST: u32 = 20;
+    pub const KICK_AT: u32 = 200;
+    pub const LIMIT: u32 = 160;
+
+    /// One game tick passed.
+    pub fn tick(&mut self) {
+        self.score = self.score.saturating_sub(1);
+    }
+
+    /// May a line go out now? If so, it is counted.
+    pub fn try_send(&mut self) -> bool {
+        if self.score + Self::COST > Self::LIMIT {
+            return false;
+        }
+        self.score += Self::COST;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_lines_pass_cleaned() {
+        assert_eq!(outgoing("Here I am."), vec!["Here I am.".to_string()]);
+        assert_eq!(outgoing("  two\nlines\tand §cred§r  "), vec!["two lines and red".to_string()]);
+        assert!(outgoing("   ").is_empty());
+        assert!(outgoing("\u{202E}\u{200B}").is_empty());
+    }
+
+    #[test]
+    fn never_a_command() {
+        assert_eq!(outgoing("/op alice"), vec!["op alice".to_string()]);
+        assert_eq!(outgoing("//fill 0 0 0"), vec!["fill 0 0 0".to_string()]);
+        assert_eq!(outgoing(" \\ /kill @a"), vec!["kill @a".to_string()]);
+        assert!(outgoing("///").is_empty());
+        // A piece after a split cannot start with a slash either.
+        let long = format!("{} /stop", "a".repeat(255));
+        let lines = outgoing(&long);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1], "stop");
+    }
+
+    #[test]
+    fn long_text_splits_at_words_within_the_limit() {
+        let text = (0..120).map(|i| format!("word{i}")).collect::<Vec<_>>().join(" ");
+        let lines = outgoing(&text);
+        assert!(lines.len() >= 3, "{lines:?}");
+        assert!(lines.iter().all(|l| l.chars().count() <= MAX_CHAT_CHARS));
+        assert_eq!(lines.join(" "), text, "nothing lost, words kept whole");
+        // One huge word is cut into line-sized pieces; characters, not bytes, are counted.
+        let huge = "é".repeat(600);
+        let lines = outgoing(&huge);
+        assert_eq!(lines.iter().map(|l| l.chars().count()).collect::<Vec<_>>(), vec![256, 256, 88]);
+    }
+
+    #[test]
+    fn system_chat_speaker() {
+        assert_eq!(parse_system("<alice> build a red cube"), Some(("alice".into(), "build a red cube".into())));
+        assert_eq!(parse_system("<[Admin] Bob_2> hi there"), Some(("Bob_2".into(), "hi there".into())));
+        assert_eq!(parse_system("<alice> a > b <c>"), Some(("alice".into(), "a > b <c>".into())));
+        assert_eq!(parse_system("alice joined the game"), None);
+        assert_eq!(parse_system("<not a name> hello"), None);
+        assert_eq!(parse_system("<alice>"), None);
+        assert_eq!(parse_system("<alice> "), None);
+        assert_eq!(parse_system("<waytoolongname_1234> hi"), None);
+    }
+
+    #[test]
+    fn pacer_allows_a_burst_then_one_line_a_second() {
+        let mut p = Pacer::default();
+        let burst = (0..20).take_while(|_| p.try_send()).count();
+        assert_eq!(burst, 8);
+        // Then one line per 20 ticks, and the count never reaches the kick threshold.
+        let mut sent = 0;
+        for _ in 0..200 {
+            p.tick();
+            if p.try_send() {
+                sent += 1;
+            }
+            assert!(p.score < Pacer::KICK_AT);
+        }
+        assert_eq!(sent, 10);
+    }
+}
