@@ -51,6 +51,13 @@ enum Command {
         /// One JSON object per scenario instead of text lines.
         #[arg(long)]
         json: bool,
+        /// Ignore the steps' `lf` forms: every chat line goes through the parser (end-to-end check
+        /// of the parser on the scenarios).
+        #[arg(long)]
+        say_only: bool,
+        /// Parser model directory (default: the model shipped in the binary).
+        #[arg(long)]
+        model: Option<PathBuf>,
     },
     /// Train the semantic parser; writes the best model (and a resumable checkpoint) to --out.
     Train {
@@ -95,6 +102,10 @@ enum Command {
         /// Continue from the checkpoint in --out.
         #[arg(long)]
         resume: bool,
+        /// Fine-tune this model directory (its weights, vocabularies and sizes) instead of
+        /// starting from random weights, e.g. `--init models/parser --out /tmp/tuned`.
+        #[arg(long, value_name = "DIR")]
+        init: Option<PathBuf>,
     },
     /// Benchmark the parser: exact match overall / per type, error kinds, latency.
     EvalParser {
@@ -154,7 +165,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play { name, no_colour, memory, config } => cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref()),
         Command::Bench { area } => cli::bench::run(area),
         Command::CheckData { file } => cli::check_data::run(&file),
-        Command::Scenario { paths, json } => cli::scenario::run(&paths, json),
+        Command::Scenario { paths, json, say_only, model } => cli::scenario::run(&paths, json, say_only, model.as_deref()),
         Command::Train {
             data,
             out,
@@ -172,6 +183,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             valid_fraction,
             valid_limit,
             resume,
+            init,
         } => cli::train::run(cli::train::Args {
             data: &data,
             out: &out,
@@ -181,6 +193,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             templates_dir: &templates,
             valid_fraction,
             resume,
+            init: init.as_deref(),
             options: craftmate::training::trainer::Options {
                 epochs,
                 batch_size,

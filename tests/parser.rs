@@ -5,6 +5,7 @@ use std::path::Path;
 
 use craftmate::logical_form::{normalize, validate};
 use craftmate::parser::{NeuralParser, Parser};
+use craftmate::training::data::Example;
 use craftmate::training::{data, eval, templates, trainer};
 
 const ANNOTATED: &str = "../shared/data/annotated.txt";
@@ -51,7 +52,7 @@ fn a_tiny_model_trains_and_its_loss_falls() {
         progress: false,
         ..Default::default()
     };
-    let (parser, report) = trainer::train(&examples, &[], &opts, None, false).unwrap();
+    let (parser, report) = trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh).unwrap();
     let losses = &report.step_losses;
     let first: f32 = losses[..5].iter().sum::<f32>() / 5.0;
     let last: f32 = losses[losses.len() - 5..].iter().sum::<f32>() / 5.0;
@@ -61,6 +62,47 @@ fn a_tiny_model_trains_and_its_loss_falls() {
         let parsed = parser.parse(&ex.text());
         assert!(validate(&ex.text(), &parsed.lf).is_ok());
     }
+}
+
+#[test]
+fn fine_tuning_starts_from_a_saved_model_and_keeps_its_vocabularies() {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 64, 5).unwrap();
+    let opts = trainer::Options {
+        d_model: 32,
+        heads: 2,
+        d_ff: 64,
+        encoder_layers: 1,
+        decoder_layers: 1,
+        trigram_buckets: 256,
+        batch_size: 16,
+        lr: 3e-3,
+        epochs: 4,
+        dropout: 0.0,
+        progress: false,
+        ..Default::default()
+    };
+    let base = tempfile::tempdir().unwrap();
+    trainer::train(&examples, &examples[..8], &opts, Some(base.path()), trainer::Start::Fresh).unwrap();
+    let before = NeuralParser::load_dir(base.path()).unwrap();
+    // New material: an unseen word (fine: [UNK] + trigrams) and a form with a token the model
+    // never had (dropped, not a crash).
+    let mut more = examples.clone();
+    more.push(Example {
+        words: vec!["build".into(), "a".into(), "zigurat".into()],
+        json: serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+            "schematic": {"text_span": [0, [2, 2]]}}]}),
+    });
+    more.push(Example { words: vec!["hello".into()], json: serde_json::json!({"dialogue_type": "NO_SUCH_TYPE"}) });
+    let tuned_dir = tempfile::tempdir().unwrap();
+    let tune = trainer::Options { epochs: 1, lr: 1e-3, ..opts };
+    let (tuned, report) =
+        trainer::train(&more, &[], &tune, Some(tuned_dir.path()), trainer::Start::From(base.path())).unwrap();
+    assert_eq!(report.train_examples, examples.len() + 1, "the unknown-token form is dropped");
+    assert_eq!(tuned.words.size, before.words.size);
+    assert_eq!(tuned.out.tokens, before.out.tokens);
+    // Training went on from the saved weights: the first fine-tuning losses are already low.
+    let (_, fresh) = trainer::train(&more, &[], &tune, None, trainer::Start::Fresh).unwrap();
+    assert!(report.step_losses[0] < fresh.step_losses[0], "{} vs {}", report.step_losses[0], fresh.step_losses[0]);
 }
 
 #[test]

@@ -17,6 +17,8 @@ pub struct Args<'a> {
     pub templates_dir: &'a Path,
     pub valid_fraction: f64,
     pub resume: bool,
+    /// Fine-tune the model in this directory instead of starting from random weights.
+    pub init: Option<&'a Path>,
     pub options: trainer::Options,
 }
 
@@ -41,7 +43,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("templated: {} examples from {}", generated.len(), args.templates_dir.display());
         train.extend(generated);
     }
-    let (parser, report) = trainer::train(&train, &valid, &args.options, Some(args.out), args.resume)?;
+    let start = match (args.init, args.resume) {
+        (Some(dir), false) => trainer::Start::From(dir),
+        (Some(_), true) => anyhow::bail!("--init and --resume exclude each other"),
+        (None, true) => trainer::Start::Resume,
+        (None, false) => trainer::Start::Fresh,
+    };
+    let (parser, report) = trainer::train(&train, &valid, &args.options, Some(args.out), start)?;
     let _ = parser;
     let best = craftmate::parser::NeuralParser::load_dir(args.out)?;
     let final_eval = eval::evaluate(&best, &valid);

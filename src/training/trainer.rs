@@ -115,6 +115,16 @@ struct Prepared {
 /// Words and linearised form of each usable training example.
 type Kept = Vec<(Vec<String>, linearize::Linear)>;
 
+/// The linearised form of an example the network can learn: not too long, spans inside the text.
+fn usable(ex: &Example) -> Option<linearize::Linear> {
+    let lin = linearize::linearize(&ex.json)?;
+    let ok = !ex.words.is_empty()
+        && ex.words.len() <= MAX_WORDS
+        && lin.tokens.len() + 1 < MAX_TOKENS
+        && lin.spans.iter().all(|s| s.start <= s.end && s.end < ex.words.len());
+    ok.then_some(lin)
+}
+
 /// Vocabularies and grammar from the training forms; examples the scheme cannot express are dropped.
 fn build_vocab(train: &[Example], opts: &Options) -> Result<(WordVocab, OutVocab, Grammar, Kept)> {
     let mut counts: HashMap<String, usize> = HashMap::new();
@@ -122,14 +132,7 @@ fn build_vocab(train: &[Example], opts: &Options) -> Result<(WordVocab, OutVocab
     let mut tokens = BTreeSet::new();
     let mut kept = Vec::new();
     for ex in train {
-        let Some(lin) = linearize::linearize(&ex.json) else { continue };
-        if ex.words.is_empty()
-            || ex.words.len() > MAX_WORDS
-            || lin.tokens.len() + 1 >= MAX_TOKENS
-            || lin.spans.iter().any(|s| s.start > s.end || s.end >= ex.words.len())
-        {
-            continue;
-        }
+        let Some(lin) = usable(ex) else { continue };
         for w in &ex.words {
             *counts.entry(w.clone()).or_default() += 1;
         }
@@ -233,37 +236,18 @@ fn batch_loss(parser: &NeuralParser, batch: &[&Prepared], dropout: &Dropout, wor
     Ok(loss)
 }
 
-/// Writes the three model files.
-pub fn save_model(parser: &NeuralParser, varmap: &VarMap, dir: &Path) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
-    let meta = ModelMeta {
-        model: parser.net.cfg.clone(),
-        out_tokens: parser.out.tokens.clone(),
-        grammar: parser.grammar.clone(),
-    };
-    let write = |name: &str, bytes: &[u8]| {
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
-    };
-    write(CONFIG_FILE, serde_json::to_string(&meta)?.as_bytes())?;
-    write(TOKENIZER_FILE, parser.words.to_json()?.as_bytes())?;
-    varmap.save(dir.join(WEIGHTS_FILE))?;
-    Ok(())
+/// Everything a training run derives from the training examples before the first step.
+struct Vocabularies {
+    words: WordVocab,
+    out: OutVocab,
+    grammar: Grammar,
+    cfg: Config,
+    prepared: Vec<Prepared>,
 }
 
-/// Trains a parser on `train`, validating on `valid`; writes the best model to `out` (when given)
-/// and returns it with a report. `resume` continues from `out`'s checkpoint if there is one (the
-/// optimizer's moment estimates restart; weights, epoch and best score carry over).
-pub fn train(
-    train: &[Example],
-    valid: &[Example],
-    opts: &Options,
-    out: Option<&Path>,
-    resume: bool,
-) -> Result<(NeuralParser, TrainReport)> {
-    let started = Instant::now();
-    let device = crate::parser::model::default_device();
-    let (words, out_vocab, grammar, kept) = build_vocab(train, opts)?;
+/// Builds vocabularies, grammar and network sizes, and turns every usable example into ids.
+fn prepare(train: &[Example], opts: &Options) -> Result<Vocabularies> {
+    let (words, out, grammar, kept) = build_vocab(train, opts)?;
     let cfg = Config {
         d_model: opts.d_model,
         heads: opts.heads,
@@ -272,23 +256,109 @@ pub fn train(
         decoder_layers: opts.decoder_layers,
         word_vocab: words.size,
         trigram_buckets: opts.trigram_buckets,
-        out_vocab: out_vocab.len(),
+        out_vocab: out.len(),
         max_words: MAX_WORDS,
         max_tokens: MAX_TOKENS,
     };
-    let prepared: Vec<Prepared> = kept
-        .into_iter()
+    let prepared = to_ids(kept, &out);
+    Ok(Vocabularies { words, out, grammar, cfg, prepared })
+}
+
+/// Vocabularies, sizes and grammar of an existing model directory, for fine-tuning it: examples
+/// whose forms need an output token the model lacks are dropped (new words are fine — they become
+/// `[UNK]` plus their trigrams), and the grammar learns the kept examples' shapes.
+fn prepare_from(dir: &Path, train: &[Example]) -> Result<Vocabularies> {
+    let read = |name: &str| {
+        let path = dir.join(name);
+        std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
+    };
+    let meta: ModelMeta = serde_json::from_slice(&read(CONFIG_FILE)?)?;
+    let words = WordVocab::from_bytes(&read(TOKENIZER_FILE)?)?;
+    let out = OutVocab::new(meta.out_tokens);
+    let mut grammar = meta.grammar;
+    let mut kept = Vec::new();
+    for ex in train {
+        let Some(lin) = usable(ex) else { continue };
+        if lin.tokens.iter().all(|t| out.id(t).is_some()) {
+            grammar.observe(&ex.json);
+            kept.push((ex.words.clone(), lin));
+        }
+    }
+    let prepared = to_ids(kept, &out);
+    Ok(Vocabularies { words, out, grammar, cfg: meta.model, prepared })
+}
+
+fn to_ids(kept: Kept, out: &OutVocab) -> Vec<Prepared> {
+    kept.into_iter()
         .map(|(w, lin)| Prepared {
             words: w,
-            tokens: lin.tokens.iter().map(|t| out_vocab.id(t).unwrap_or(0)).collect(),
+            tokens: lin.tokens.iter().map(|t| out.id(t).unwrap_or(0)).collect(),
             spans: lin.spans.iter().map(|s| (s.start, s.end)).collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// Writes the three model files.
+pub fn save_model(parser: &NeuralParser, varmap: &VarMap, dir: &Path) -> Result<()> {
+    let meta = ModelMeta {
+        model: parser.net.cfg.clone(),
+        out_tokens: parser.out.tokens.clone(),
+        grammar: parser.grammar.clone(),
+    };
+    save_meta(&meta, &parser.words, dir)?;
+    varmap.save(dir.join(WEIGHTS_FILE))?;
+    Ok(())
+}
+
+/// Writes `config.json` and `tokenizer.json`: a model directory but for its weights.
+fn save_meta(meta: &ModelMeta, words: &WordVocab, dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
+    };
+    write(CONFIG_FILE, serde_json::to_string(meta)?.as_bytes())?;
+    write(TOKENIZER_FILE, words.to_json()?.as_bytes())?;
+    Ok(())
+}
+
+/// Where a run's weights start.
+#[derive(Debug, Clone, Copy)]
+pub enum Start<'a> {
+    /// Seeded random weights and vocabularies built from the training examples.
+    Fresh,
+    /// `out`'s checkpoint (weights, epoch and best score carry over; the optimizer's moment
+    /// estimates restart), or fresh when there is none.
+    Resume,
+    /// Fine-tune the model in this directory: its weights, vocabularies and sizes; its grammar
+    /// extended by the training forms.
+    From(&'a Path),
+}
+
+/// Trains a parser on `train`, validating on `valid`; writes the best model to `out` (when given)
+/// and returns it with a report.
+pub fn train(
+    train: &[Example],
+    valid: &[Example],
+    opts: &Options,
+    out: Option<&Path>,
+    start: Start,
+) -> Result<(NeuralParser, TrainReport)> {
+    let started = Instant::now();
+    let device = crate::parser::model::default_device();
+    let Vocabularies { words, out: out_vocab, grammar, cfg, prepared } = match start {
+        Start::From(dir) => prepare_from(dir, train)?,
+        Start::Fresh | Start::Resume => prepare(train, opts)?,
+    };
     tracing::info!(examples = prepared.len(), words = words.size, tokens = out_vocab.len(), "vocabularies built");
     let mut varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
     let net = Seq2Seq::load(cfg, vb)?;
     initialise(&varmap, opts.seed, &device)?;
+    if let Start::From(dir) = start {
+        varmap.load(dir.join(WEIGHTS_FILE))?;
+    }
+    let resume = matches!(start, Start::Resume);
     let parser = NeuralParser { net, words, out: out_vocab, grammar, device, beam_width: 1 };
 
     let mut report = TrainReport { train_examples: prepared.len(), valid_examples: valid.len(), ..Default::default() };
