@@ -33,11 +33,9 @@ fn annotated_rows_load_and_split_by_unique_text() {
     assert_eq!(valid.len(), again.len());
 }
 
-#[test]
-fn a_tiny_model_trains_and_its_loss_falls() {
-    let examples = templates::generate_from_dir(Path::new("data/templates"), 96, 3).unwrap();
-    assert_eq!(examples.len(), 96);
-    let opts = trainer::Options {
+/// A network small enough to train in seconds in a test.
+fn tiny_options() -> trainer::Options {
+    trainer::Options {
         d_model: 32,
         heads: 2,
         d_ff: 64,
@@ -46,12 +44,17 @@ fn a_tiny_model_trains_and_its_loss_falls() {
         trigram_buckets: 256,
         batch_size: 16,
         lr: 3e-3,
-        epochs: 10,
-        max_steps: Some(30),
         dropout: 0.0,
         progress: false,
         ..Default::default()
-    };
+    }
+}
+
+#[test]
+fn a_tiny_model_trains_and_its_loss_falls() {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 96, 3).unwrap();
+    assert_eq!(examples.len(), 96);
+    let opts = trainer::Options { epochs: 10, max_steps: Some(30), ..tiny_options() };
     let (parser, report) = trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh).unwrap();
     let losses = &report.step_losses;
     let first: f32 = losses[..5].iter().sum::<f32>() / 5.0;
@@ -67,20 +70,7 @@ fn a_tiny_model_trains_and_its_loss_falls() {
 #[test]
 fn fine_tuning_starts_from_a_saved_model_and_keeps_its_vocabularies() {
     let examples = templates::generate_from_dir(Path::new("data/templates"), 64, 5).unwrap();
-    let opts = trainer::Options {
-        d_model: 32,
-        heads: 2,
-        d_ff: 64,
-        encoder_layers: 1,
-        decoder_layers: 1,
-        trigram_buckets: 256,
-        batch_size: 16,
-        lr: 3e-3,
-        epochs: 4,
-        dropout: 0.0,
-        progress: false,
-        ..Default::default()
-    };
+    let opts = trainer::Options { epochs: 4, ..tiny_options() };
     let base = tempfile::tempdir().unwrap();
     trainer::train(&examples, &examples[..8], &opts, Some(base.path()), trainer::Start::Fresh).unwrap();
     let before = NeuralParser::load_dir(base.path()).unwrap();

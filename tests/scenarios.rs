@@ -48,8 +48,5 @@ fn say_only_scenarios_pass_at_least_the_shipped_models_record() {
         _ => None,
     };
     let Some(passed) = passed else { panic!("no closing line, got {last:?}\n{stdout}") };
-    assert!(
-        passed >= recorded,
-        "say-only: {passed} scenarios passed, the shipped model recorded {recorded}\n{stdout}"
-    );
+    assert!(passed >= recorded, "say-only: {passed} scenarios passed, the shipped model recorded {recorded}\n{stdout}");
 }

@@ -44,7 +44,9 @@ pub fn run(paths: &[PathBuf], json: bool, say_only: bool, model: Option<&Path>) 
     };
     let parser = || -> Option<Box<dyn craftmate::parser::Parser>> {
         match model_dir {
-            Some(dir) => super::load_parser(Some(dir), None).ok().map(|p| Box::new(p) as Box<dyn craftmate::parser::Parser>),
+            Some(dir) => {
+                super::load_parser(Some(dir), None).ok().map(|p| Box::new(p) as Box<dyn craftmate::parser::Parser>)
+            }
             None => super::parser(),
         }
     };
