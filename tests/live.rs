@@ -95,6 +95,14 @@ impl Proc {
     }
 }
 
+impl Drop for Bot {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("--- craftmate's stdout ---\n{}", self.transcript().join("\n"));
+        }
+    }
+}
+
 impl Drop for Proc {
     fn drop(&mut self) {
         self.kill();
@@ -163,6 +171,12 @@ impl Bot {
         Bot { proc, lines, seen: Vec::new() }
     }
 
+    /// Everything the bot printed on stdout so far (its transcript and connection lines).
+    fn transcript(&mut self) -> Vec<String> {
+        self.seen.extend(self.lines.try_iter());
+        self.seen.clone()
+    }
+
     /// Wait for the `joined …`/`rejoined …` line; returns it.
     fn wait_joined(&mut self, rejoin: bool, timeout: Duration) -> String {
         let word = if rejoin { "rejoined " } else { "joined " };
@@ -188,7 +202,15 @@ impl Observer {
         Observer { _proc: proc, stdin: stdin.expect("stdin"), lines, next_id: 1 }
     }
 
-    fn request(&mut self, mut req: Value) -> Value {
+    /// A request that must succeed.
+    fn request(&mut self, req: Value) -> Value {
+        let v = self.try_request(req.clone());
+        assert_eq!(v["ok"], json!(true), "observer request {req} failed: {v}");
+        v
+    }
+
+    /// A request and its answer, whether it succeeded or not.
+    fn try_request(&mut self, mut req: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         req["id"] = json!(id);
@@ -198,17 +220,24 @@ impl Observer {
         let line = wait_line(&self.lines, &mut seen, Duration::from_secs(20), &format!("the observer's answer to {req}"), |l| {
             serde_json::from_str::<Value>(l).is_ok_and(|v| v["id"] == json!(id))
         });
-        let v: Value = serde_json::from_str(&line).expect("answer is JSON");
-        assert_eq!(v["ok"], json!(true), "observer request {req} failed: {v}");
-        v
+        serde_json::from_str(&line).expect("answer is JSON")
     }
 
     fn chat(&mut self, text: &str) {
         self.request(json!({"op": "chat", "text": text}));
     }
 
+    /// Move there. Right after joining, the server may still put the player back at the spawn
+    /// point once, so a teleport that ends elsewhere is tried again (three times at most).
     fn teleport(&mut self, pos: [f64; 3]) {
-        self.request(json!({"op": "teleport", "pos": pos}));
+        for attempt in 1..=3 {
+            let v = self.try_request(json!({"op": "teleport", "pos": pos}));
+            if v["ok"] == json!(true) {
+                return;
+            }
+            assert!(attempt < 3, "the observer could not teleport to {pos:?}: {v}");
+            std::thread::sleep(Duration::from_secs(1));
+        }
     }
 
     fn look_at(&mut self, pos: [f64; 3]) {
@@ -338,6 +367,13 @@ fn builds_destroys_undoes_and_comes_over() {
     a.look_at([near[0] as f64 + 0.5, near[1] as f64 + 0.5, near[2] as f64]);
     a.chat("destroy that");
     wait_until(Duration::from_secs(120), "the cube to be gone", || (red(&a.blocks(region.0, region.1)) == 0).then_some(()));
+    // Done only when the bot says so (it may still be taking down a scaffold it climbed).
+    wait_until(Duration::from_secs(60), "the bot to say it destroyed the cube", || {
+        heard.take(a);
+        heard.from(BOT).iter().any(|t| t.to_lowercase().contains("destroyed")).then_some(())
+    });
+    let scaffold: Vec<_> = a.blocks(region.0, region.1);
+    assert!(scaffold.is_empty(), "left behind after destroying: {scaffold:?}");
 
     // "undo that" puts it back (answering yes if the bot asks first).
     a.chat("undo that");

@@ -52,7 +52,7 @@ use azalea::entity::{
 };
 use azalea::events::LocalPlayerEvents;
 use azalea::interact::BlockStatePredictionHandler;
-use azalea::join::{ConnectOpts, StartJoinServerEvent};
+use azalea::join::{ConnectOpts, ConnectionFailedEvent, StartJoinServerEvent};
 use azalea::local_player::{LocalGameMode, TabList, WorldHolder};
 use azalea::movement::{LastSentLookDirection, send_position};
 use azalea::packet::game::SendGamePacketEvent;
@@ -198,11 +198,12 @@ async fn run(config: ClientConfig, commands: Receiver<Command>, events: Sender<C
     let mut app = App::new();
     app.add_plugins((azalea::DefaultPlugins, azalea::bot::DefaultBotPlugins, LivePlugin));
     let (ecs, start_running, _exit) = azalea::start_ecs_runner(app.main_mut());
+    let (failed_tx, mut failed) = tokio::sync::mpsc::unbounded_channel();
     {
         let mut w = ecs.write();
         // Reconnecting is ours (with backoff and reporting), not azalea's.
         w.insert_resource(azalea::auto_reconnect::AutoReconnectDelay::new(Duration::MAX));
-        w.insert_resource(Link { commands: Mutex::new(commands), events: events.clone() });
+        w.insert_resource(Link { commands: Mutex::new(commands), events: events.clone(), failed: failed_tx });
     }
     start_running();
 
@@ -210,7 +211,7 @@ async fn run(config: ClientConfig, commands: Receiver<Command>, events: Sender<C
     let mut attempt = 0u32;
     loop {
         attempt += 1;
-        match session(&config, &ecs, &account, attempt, &events, &mut quit).await {
+        match session(&config, &ecs, &account, attempt, &events, &mut failed, &mut quit).await {
             Ended::Quit => break,
             Ended::Lost { reason, joined } => {
                 tracing::warn!("connection to {} ended: {reason}", config.address);
@@ -299,9 +300,12 @@ async fn session(
     account: &Account,
     attempt: u32,
     events: &Sender<ClientEvent>,
+    failed: &mut tokio::sync::mpsc::UnboundedReceiver<String>,
     quit: &mut watch::Receiver<bool>,
 ) -> Ended {
     let began = Instant::now();
+    // Failures reported for an earlier attempt are old news.
+    while failed.try_recv().is_ok() {}
     let address = match resolve(&config.address).await {
         Ok(a) => a,
         Err(reason) => return Ended::Lost { reason, joined: false },
@@ -345,6 +349,9 @@ async fn session(
                 Some(_) => {}
                 None => return Ended::Lost { reason: "the client stopped".into(), joined },
             },
+            // Also seen here, not only as an event: a connection refused at once can fail before
+            // the event channel above is attached to the client.
+            Some(reason) = failed.recv() => return Ended::Lost { reason, joined },
             _ = tokio::time::sleep_until(deadline), if !joined => {
                 ecs.write().write_message(DisconnectEvent { entity, reason: None });
                 return Ended::Lost {
@@ -369,12 +376,16 @@ async fn session(
 struct Link {
     commands: Mutex<Receiver<Command>>,
     events: Sender<ClientEvent>,
+    /// Failed connection attempts, for the connection manager.
+    failed: tokio::sync::mpsc::UnboundedSender<String>,
 }
 
 /// A block the bot changed that the server has not confirmed yet.
 #[derive(Debug, Clone, Copy)]
 struct Prediction {
     wanted: Block,
+    /// What the client's world held before.
+    was: azalea::block::BlockState,
     tick: u64,
 }
 
@@ -394,9 +405,9 @@ struct LiveState {
     pacer: Pacer,
 }
 
-/// Predictions the server has not answered within this many ticks are dropped silently (some
-/// servers do not echo a player's own block changes).
-const PREDICTION_TICKS: u64 = 100;
+/// Predictions the server has not answered within this many ticks are taken back: the server
+/// dropped the change without a word (vanilla always answers, some servers do not).
+const PREDICTION_TICKS: u64 = 60;
 /// Chat lines waiting for the pacer beyond this are dropped (oldest first).
 const MAX_WAITING_LINES: usize = 64;
 /// The hotbar slot blocks and eggs are held in, and the one items are handed over from.
@@ -411,7 +422,13 @@ impl Plugin for LivePlugin {
     fn build(&self, app: &mut App) {
         app.init_resource::<LiveState>()
             .add_systems(Update, capture_world.before(handle_block_update_event))
-            .add_systems(GameTick, carry_out_commands.after(send_position));
+            .add_systems(Update, forward_failures.after(azalea::join::poll_create_connection_task))
+            .add_systems(
+                GameTick,
+                // Exclusive: it runs alone, so its order against the other tick systems cannot
+                // matter beyond coming after the position is sent.
+                carry_out_commands.after(send_position).ambiguous_with_all(),
+            );
     }
 }
 
@@ -457,6 +474,14 @@ fn capture_world(
     }
 }
 
+/// Failed connection attempts, to the connection manager.
+fn forward_failures(mut failures: MessageReader<ConnectionFailedEvent>, link: Option<Res<Link>>) {
+    let Some(link) = link else { return };
+    for f in failures.read() {
+        let _ = link.failed.send(f.error.to_string());
+    }
+}
+
 /// The agent's commands for this tick, in order, then the tick's snapshot.
 fn carry_out_commands(world: &mut Ecs) {
     let Some(link) = world.get_resource::<Link>() else { return };
@@ -488,6 +513,7 @@ fn carry_out_commands(world: &mut Ecs) {
             state.predictions.clear();
         }
         for cmd in incoming {
+            tracing::trace!(tick = state.tick, feet = ?feet(world, me), ?cmd, "carrying out");
             carry_out(world, me, &mut state, cmd);
         }
         state.pacer.tick();
@@ -497,7 +523,12 @@ fn carry_out_commands(world: &mut Ecs) {
             }
         }
         let tick = state.tick;
-        state.predictions.retain(|_, p| tick.saturating_sub(p.tick) < PREDICTION_TICKS);
+        let expired: Vec<(Pos, Prediction)> =
+            state.predictions.iter().filter(|(_, p)| tick.saturating_sub(p.tick) >= PREDICTION_TICKS).map(|(k, p)| (*k, *p)).collect();
+        for (pos, p) in expired {
+            state.predictions.remove(&pos);
+            take_back(world, me, &events, pos, p);
+        }
         let snapshot = snapshot(world, me, state.applied);
         let _ = events.send(ClientEvent::Snapshot(snapshot));
     });
@@ -610,11 +641,34 @@ fn hold(world: &mut Ecs, me: Entity, state: &mut LiveState, item: ItemKind) {
 
 /// Show the change in the client's world at once, and remember it to check the server's answer.
 fn predict(world: &mut Ecs, me: Entity, state: &mut LiveState, pos: Pos, block: Block) {
-    if let (Some(holder), Some(s)) = (world.get::<WorldHolder>(me), blocks::state_of(block)) {
-        holder.shared.read().set_block_state(block_pos(pos), s);
+    let Some(holder) = world.get::<WorldHolder>(me) else { return };
+    let shared = holder.shared.read();
+    let was = shared.get_block_state(block_pos(pos)).unwrap_or_default();
+    if let Some(s) = blocks::state_of(block) {
+        shared.set_block_state(block_pos(pos), s);
     }
     let tick = state.tick;
-    state.predictions.insert(pos, Prediction { wanted: block, tick });
+    // An older prediction for the same place keeps what was there before it.
+    let was = state.predictions.get(&pos).map_or(was, |p| p.was);
+    state.predictions.insert(pos, Prediction { wanted: block, was, tick });
+}
+
+/// The server never answered a change: put back what the client's world held before (if the
+/// prediction is still what it shows) and report it, so the bot sees the change did not happen.
+fn take_back(world: &mut Ecs, me: Entity, events: &Sender<ClientEvent>, pos: Pos, p: Prediction) {
+    tracing::debug!(%pos, wanted = p.wanted.name(), "the server never answered a block change; taking it back");
+    let Some(holder) = world.get::<WorldHolder>(me) else { return };
+    let shared = holder.shared.read();
+    let Some(now) = shared.get_block_state(block_pos(pos)) else { return };
+    if blocks::block_of(now) != p.wanted {
+        return; // something newer (a chunk sent again) already shows the truth
+    }
+    shared.set_block_state(block_pos(pos), p.was);
+    let before = p.wanted;
+    let after = blocks::block_of(p.was);
+    if before != after {
+        let _ = events.send(ClientEvent::BlockChanged { pos, before, after });
+    }
 }
 
 /// The next block-change sequence number (the server acknowledges them).

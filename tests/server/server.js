@@ -200,6 +200,38 @@ serv.on('newPlayer', (player) => {
   // creative breaking) hold back every later server update of that block until the ack, so without
   // it a block broken once would never be seen to change again. Acked a tick later, after the
   // block updates the action caused.
+  // 11. A player's block actions are handled one after another, each once the block the one before
+  // set is in the world. flying-squid runs each packet's asynchronous steps concurrently, so in a
+  // burst (packets queue up while the server is busy, e.g. sending chunks) a placement can look up
+  // the block it is placed against before an earlier placement has put it there, find air, and put
+  // its block into the wrong cell. Vanilla handles a player's packets strictly in order.
+  let lastSet = Promise.resolve()
+  const setBlock = player.setBlock
+  player.setBlock = (...args) => (lastSet = Promise.resolve(setBlock(...args)))
+  // 12. Breaking in creative: flying-squid sends the change to every other player but not to the one
+  // who broke the block. Vanilla sends each block change to everyone who sees it, that player too;
+  // a client that predicted the change reverts it when the action's acknowledgement comes without
+  // that update (vanilla clients and craftmate both do), so the block would seem to come back.
+  const changeBlock = player.changeBlock
+  player.changeBlock = (position, blockType, blockData) => {
+    player.sendBlock(position, blockType, blockData)
+    return (lastSet = Promise.resolve(changeBlock(position, blockType, blockData)))
+  }
+  let actions = Promise.resolve()
+  for (const packet of ['block_dig', 'block_place']) {
+    const handlers = player._client.listeners(packet)
+    player._client.removeAllListeners(packet)
+    player._client.on(packet, (data) => {
+      actions = actions
+        .then(async () => {
+          for (const handle of handlers) await handle(data)
+          // The handlers finish their work in callbacks they do not wait for: let those run.
+          await new Promise((resolve) => setImmediate(resolve))
+          await lastSet
+        })
+        .catch((err) => log(`${packet}: ${err && err.stack ? err.stack : err}`))
+    })
+  }
   let ackUpTo = -1
   let ackTimer = null
   const ack = ({ sequence } = {}) => {
