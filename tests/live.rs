@@ -443,6 +443,46 @@ fn rejoins_after_a_server_restart_and_finishes_the_task() {
     });
 }
 
+/// With --memory the bot remembers across its own restart: a name taught before is understood
+/// after (the server, and the cube, stay up).
+#[test]
+fn remembers_names_after_a_restart_with_memory() {
+    let _one = serial();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("helper.db");
+    let db = db.to_str().expect("utf-8 path");
+    let mut s = stage("alice", &["--memory", db]);
+    let region = ([2, 5, 9], [15, 12, 22]);
+    let mut heard = Heard::default();
+    s.alice.look_at([8.5, 4.9, 14.5]);
+    s.alice.chat("build a red cube here");
+    wait_until(Duration::from_secs(120), "the cube", || (red(&s.alice.blocks(region.0, region.1)) == 125).then_some(()));
+    wait_until(Duration::from_secs(30), "the bot to finish", || {
+        heard.take(&mut s.alice);
+        heard.from(BOT).iter().any(|t| t.contains("finished building")).then_some(())
+    });
+    let cube = s.alice.blocks(region.0, region.1);
+    let near = cube.iter().map(|(p, _)| *p).min_by_key(|p| (p[2], (p[0] - 8).abs(), (p[1] - 6).abs())).expect("cube");
+    s.alice.look_at([near[0] as f64 + 0.5, near[1] as f64 + 0.5, near[2] as f64]);
+    s.alice.chat("call that bob");
+    wait_until(Duration::from_secs(30), "the bot to take the name", || {
+        heard.take(&mut s.alice);
+        heard.from(BOT).iter().any(|t| t.contains("bob")).then_some(())
+    });
+
+    // A new bot process with the same memory file, same server.
+    s.bot.proc.kill();
+    let port = s.server.port;
+    let mut again = Bot::start(port, BOT, &["--memory", db], s.dir.path());
+    again.wait_joined(false, Duration::from_secs(90));
+    // Look away, so only the name can say which thing is meant.
+    s.alice.look_at([-10.5, 4.5, -10.5]);
+    s.alice.chat("destroy bob");
+    wait_until(Duration::from_secs(120), "bob (the cube) to be destroyed after the restart", || {
+        (red(&s.alice.blocks(region.0, region.1)) == 0).then_some(())
+    });
+}
+
 /// Figures for the README: login time, the idle bot's CPU and memory, blocks placed per second.
 /// `cargo test --release --test live -- --ignored --nocapture measure_live_figures`
 #[test]
