@@ -38,13 +38,17 @@ fn require_node() {
         "the live tests need Node.js (`node` on PATH, version 20 or newer) to run the test server; install it, then run `npm ci` in tests/server"
     );
     assert!(
-        server_dir().join("node_modules/flying-squid").is_dir() && server_dir().join("node_modules/mineflayer").is_dir(),
+        server_dir().join("node_modules/flying-squid").is_dir()
+            && server_dir().join("node_modules/mineflayer").is_dir(),
         "the live tests need the test server's packages: run `npm ci` in tests/server (CI does this in .ci/run)"
     );
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free loopback port")
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
 }
 
 /// A child process killed (by its PID) when dropped; its stderr goes to a log file shown when a
@@ -113,7 +117,13 @@ impl Drop for Proc {
 }
 
 /// Wait for a line matching `pred` on `rx`; `what` says what was awaited when it times out.
-fn wait_line(rx: &Receiver<String>, seen: &mut Vec<String>, timeout: Duration, what: &str, pred: impl Fn(&str) -> bool) -> String {
+fn wait_line(
+    rx: &Receiver<String>,
+    seen: &mut Vec<String>,
+    timeout: Duration,
+    what: &str,
+    pred: impl Fn(&str) -> bool,
+) -> String {
     let deadline = Instant::now() + timeout;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -124,8 +134,12 @@ fn wait_line(rx: &Receiver<String>, seen: &mut Vec<String>, timeout: Duration, w
                     return line;
                 }
             }
-            Err(RecvTimeoutError::Timeout) => panic!("timed out after {timeout:?} waiting for {what}; output so far: {seen:?}"),
-            Err(RecvTimeoutError::Disconnected) => panic!("the process ended while waiting for {what}; output: {seen:?}"),
+            Err(RecvTimeoutError::Timeout) => {
+                panic!("timed out after {timeout:?} waiting for {what}; output so far: {seen:?}")
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the process ended while waiting for {what}; output: {seen:?}")
+            }
         }
     }
 }
@@ -149,7 +163,8 @@ struct Server {
 
 fn start_server(port: u16, dir: &Path) -> Server {
     let script = server_dir().join("server.js");
-    let (proc, _stdin, rx) = Proc::spawn(&format!("server-{port}"), Command::new("node").arg(script).arg(port.to_string()), dir);
+    let (proc, _stdin, rx) =
+        Proc::spawn(&format!("server-{port}"), Command::new("node").arg(script).arg(port.to_string()), dir);
     let mut seen = Vec::new();
     wait_line(&rx, &mut seen, Duration::from_secs(60), "the server's READY line", |l| l.starts_with("READY"));
     Server { proc, port }
@@ -180,7 +195,9 @@ impl Bot {
     /// Wait for the `joined …`/`rejoined …` line; returns it.
     fn wait_joined(&mut self, rejoin: bool, timeout: Duration) -> String {
         let word = if rejoin { "rejoined " } else { "joined " };
-        wait_line(&self.lines, &mut self.seen, timeout, &format!("craftmate's `{word}…` line"), |l| l.starts_with(word))
+        wait_line(&self.lines, &mut self.seen, timeout, &format!("craftmate's `{word}…` line"), |l| {
+            l.starts_with(word)
+        })
     }
 }
 
@@ -195,10 +212,15 @@ struct Observer {
 impl Observer {
     fn start(port: u16, name: &str, dir: &Path) -> Observer {
         let script = server_dir().join("observer.js");
-        let (proc, stdin, lines) =
-            Proc::spawn(&format!("observer-{name}"), Command::new("node").arg(script).arg(port.to_string()).arg(name), dir);
+        let (proc, stdin, lines) = Proc::spawn(
+            &format!("observer-{name}"),
+            Command::new("node").arg(script).arg(port.to_string()).arg(name),
+            dir,
+        );
         let mut seen = Vec::new();
-        wait_line(&lines, &mut seen, Duration::from_secs(60), &format!("observer {name} to spawn"), |l| l.contains("\"ready\""));
+        wait_line(&lines, &mut seen, Duration::from_secs(60), &format!("observer {name} to spawn"), |l| {
+            l.contains("\"ready\"")
+        });
         Observer { _proc: proc, stdin: stdin.expect("stdin"), lines, next_id: 1 }
     }
 
@@ -217,9 +239,13 @@ impl Observer {
         writeln!(self.stdin, "{req}").expect("write to the observer");
         self.stdin.flush().expect("flush the observer's stdin");
         let mut seen = Vec::new();
-        let line = wait_line(&self.lines, &mut seen, Duration::from_secs(20), &format!("the observer's answer to {req}"), |l| {
-            serde_json::from_str::<Value>(l).is_ok_and(|v| v["id"] == json!(id))
-        });
+        let line = wait_line(
+            &self.lines,
+            &mut seen,
+            Duration::from_secs(20),
+            &format!("the observer's answer to {req}"),
+            |l| serde_json::from_str::<Value>(l).is_ok_and(|v| v["id"] == json!(id)),
+        );
         serde_json::from_str(&line).expect("answer is JSON")
     }
 
@@ -262,7 +288,11 @@ impl Observer {
     fn player_pos(&mut self, name: &str) -> Option<[f64; 3]> {
         let v = self.request(json!({"op": "players"}));
         v["players"].as_array()?.iter().find(|p| p["name"] == json!(name)).map(|p| {
-            [p["pos"][0].as_f64().unwrap_or(0.0), p["pos"][1].as_f64().unwrap_or(0.0), p["pos"][2].as_f64().unwrap_or(0.0)]
+            [
+                p["pos"][0].as_f64().unwrap_or(0.0),
+                p["pos"][1].as_f64().unwrap_or(0.0),
+                p["pos"][2].as_f64().unwrap_or(0.0),
+            ]
         })
     }
 
@@ -273,7 +303,12 @@ impl Observer {
             .as_array()
             .map(|a| {
                 a.iter()
-                    .map(|c| (c["from"].as_str().unwrap_or_default().to_string(), c["text"].as_str().unwrap_or_default().to_string()))
+                    .map(|c| {
+                        (
+                            c["from"].as_str().unwrap_or_default().to_string(),
+                            c["text"].as_str().unwrap_or_default().to_string(),
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default()
@@ -366,7 +401,9 @@ fn builds_destroys_undoes_and_comes_over() {
     let near = cube.iter().map(|(p, _)| *p).min_by_key(|p| (p[2], (p[0] - 8).abs(), (p[1] - 6).abs())).expect("cube");
     a.look_at([near[0] as f64 + 0.5, near[1] as f64 + 0.5, near[2] as f64]);
     a.chat("destroy that");
-    wait_until(Duration::from_secs(120), "the cube to be gone", || (red(&a.blocks(region.0, region.1)) == 0).then_some(()));
+    wait_until(Duration::from_secs(120), "the cube to be gone", || {
+        (red(&a.blocks(region.0, region.1)) == 0).then_some(())
+    });
     // Done only when the bot says so (it may still be taking down a scaffold it climbed).
     wait_until(Duration::from_secs(60), "the bot to say it destroyed the cube", || {
         heard.take(a);
@@ -426,7 +463,9 @@ fn rejoins_after_a_server_restart_and_finishes_the_task() {
     let region = ([2, 5, 9], [15, 12, 22]);
     s.alice.look_at([8.5, 4.9, 14.5]);
     s.alice.chat("build a red cube here");
-    wait_until(Duration::from_secs(60), "the build to start", || (red(&s.alice.blocks(region.0, region.1)) >= 10).then_some(()));
+    wait_until(Duration::from_secs(60), "the build to start", || {
+        (red(&s.alice.blocks(region.0, region.1)) >= 10).then_some(())
+    });
 
     // Kill the server (and the observer, whose connection dies with it) mid-build.
     let pid = s.server.proc.pid();
@@ -456,7 +495,9 @@ fn remembers_names_after_a_restart_with_memory() {
     let mut heard = Heard::default();
     s.alice.look_at([8.5, 4.9, 14.5]);
     s.alice.chat("build a red cube here");
-    wait_until(Duration::from_secs(120), "the cube", || (red(&s.alice.blocks(region.0, region.1)) == 125).then_some(()));
+    wait_until(Duration::from_secs(120), "the cube", || {
+        (red(&s.alice.blocks(region.0, region.1)) == 125).then_some(())
+    });
     wait_until(Duration::from_secs(30), "the bot to finish", || {
         heard.take(&mut s.alice);
         heard.from(BOT).iter().any(|t| t.contains("finished building")).then_some(())
@@ -528,6 +569,10 @@ fn measure_live_figures() {
         (n >= 125).then(|| (Instant::now(), n))
     });
     let secs = done.duration_since(first.0).as_secs_f64();
-    println!("placed {} blocks in {secs:.1} s: {:.1} blocks/s (walking included)", total - first.1, (total - first.1) as f64 / secs);
+    println!(
+        "placed {} blocks in {secs:.1} s: {:.1} blocks/s (walking included)",
+        total - first.1,
+        (total - first.1) as f64 / secs
+    );
     println!("RSS after building: {:.0} MiB", rss_mib(pid));
 }

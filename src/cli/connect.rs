@@ -67,7 +67,8 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     }
     let mut config = LiveConfig::offline(&args.address, &args.name);
     config.access = access;
-    config.backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(args.max_retry_wait.max(1)), args.max_retries);
+    config.backoff =
+        Backoff::new(Duration::from_secs(1), Duration::from_secs(args.max_retry_wait.max(1)), args.max_retries);
     #[cfg(feature = "microsoft")]
     {
         config.microsoft = args.microsoft;

@@ -33,6 +33,7 @@ use super::placement::{self, Face};
 use super::reconnect::Backoff;
 use crate::world::{Block, Look, MobInfo, PlayerInfo, Pos, Vec3};
 
+use azalea::account::Account;
 use azalea::app::{App, Plugin, Update};
 use azalea::block_update::{QueuedServerBlockUpdates, handle_block_update_event};
 use azalea::chat::handler::SendChatKindEvent;
@@ -69,7 +70,6 @@ use azalea::protocol::packets::game::{
     ServerboundSetCarriedItem, ServerboundSetCreativeModeSlot, ServerboundSwing, ServerboundUseItemOn,
 };
 use azalea::registry::builtin::ItemKind;
-use azalea::account::Account;
 // The `Resource` derive names `bevy_ecs`; azalea re-exports it as `ecs`.
 use azalea::ecs as bevy_ecs;
 use azalea::{BlockPos, Event};
@@ -164,7 +164,11 @@ impl Drop for ClientThread {
 }
 
 /// Start the client thread: it connects at once and keeps trying per `config.backoff`.
-pub fn spawn(config: ClientConfig, commands: Receiver<Command>, events: Sender<ClientEvent>) -> std::io::Result<ClientThread> {
+pub fn spawn(
+    config: ClientConfig,
+    commands: Receiver<Command>,
+    events: Sender<ClientEvent>,
+) -> std::io::Result<ClientThread> {
     let (quit_tx, quit_rx) = watch::channel(false);
     let handle = std::thread::Builder::new().name("azalea".into()).spawn(move || {
         let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
@@ -187,7 +191,12 @@ enum Ended {
     Lost { reason: String, joined: bool },
 }
 
-async fn run(config: ClientConfig, commands: Receiver<Command>, events: Sender<ClientEvent>, mut quit: watch::Receiver<bool>) {
+async fn run(
+    config: ClientConfig,
+    commands: Receiver<Command>,
+    events: Sender<ClientEvent>,
+    mut quit: watch::Receiver<bool>,
+) {
     let account = match make_account(&config.account).await {
         Ok(a) => a,
         Err(reason) => {
@@ -225,7 +234,11 @@ async fn run(config: ClientConfig, commands: Receiver<Command>, events: Sender<C
                     });
                     break;
                 };
-                tracing::info!("reconnecting in {delay:?} (attempt {} of {})", backoff.attempts(), backoff.max_attempts);
+                tracing::info!(
+                    "reconnecting in {delay:?} (attempt {} of {})",
+                    backoff.attempts(),
+                    backoff.max_attempts
+                );
                 let _ = events.send(ClientEvent::Reconnecting {
                     attempt: backoff.attempts(),
                     of: backoff.max_attempts,
@@ -523,8 +536,12 @@ fn carry_out_commands(world: &mut Ecs) {
             }
         }
         let tick = state.tick;
-        let expired: Vec<(Pos, Prediction)> =
-            state.predictions.iter().filter(|(_, p)| tick.saturating_sub(p.tick) >= PREDICTION_TICKS).map(|(k, p)| (*k, *p)).collect();
+        let expired: Vec<(Pos, Prediction)> = state
+            .predictions
+            .iter()
+            .filter(|(_, p)| tick.saturating_sub(p.tick) >= PREDICTION_TICKS)
+            .map(|(k, p)| (*k, *p))
+            .collect();
         for (pos, p) in expired {
             state.predictions.remove(&pos);
             take_back(world, me, &events, pos, p);
@@ -548,17 +565,21 @@ fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd: Command) {
             look_to(world, me, Look::towards(eye(world, me), cursor));
             predict(world, me, state, pos, block);
             let seq = next_seq(world, me);
-            send(world, me, ServerboundUseItemOn {
-                hand: InteractionHand::MainHand,
-                block_hit: BlockHit {
-                    block_pos: block_pos(against),
-                    direction: direction(face),
-                    location: azalea_vec(cursor),
-                    inside: false,
-                    world_border: false,
+            send(
+                world,
+                me,
+                ServerboundUseItemOn {
+                    hand: InteractionHand::MainHand,
+                    block_hit: BlockHit {
+                        block_pos: block_pos(against),
+                        direction: direction(face),
+                        location: azalea_vec(cursor),
+                        inside: false,
+                        world_border: false,
+                    },
+                    seq,
                 },
-                seq,
-            });
+            );
             send(world, me, ServerboundSwing { hand: InteractionHand::MainHand });
         }
         Command::Break { pos, .. } => {
@@ -566,12 +587,16 @@ fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd: Command) {
             look_to(world, me, Look::towards(eye(world, me), placement::face_centre(pos, face)));
             predict(world, me, state, pos, Block::AIR);
             let seq = next_seq(world, me);
-            send(world, me, ServerboundPlayerAction {
-                action: Action::StartDestroyBlock,
-                pos: block_pos(pos),
-                direction: direction(face),
-                seq,
-            });
+            send(
+                world,
+                me,
+                ServerboundPlayerAction {
+                    action: Action::StartDestroyBlock,
+                    pos: block_pos(pos),
+                    direction: direction(face),
+                    seq,
+                },
+            );
             send(world, me, ServerboundSwing { hand: InteractionHand::MainHand });
         }
         Command::Spawn { egg, on, .. } => {
@@ -580,33 +605,45 @@ fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd: Command) {
             let cursor = placement::face_centre(on, Face::Up);
             look_to(world, me, Look::towards(eye(world, me), cursor));
             let seq = next_seq(world, me);
-            send(world, me, ServerboundUseItemOn {
-                hand: InteractionHand::MainHand,
-                block_hit: BlockHit {
-                    block_pos: block_pos(on),
-                    direction: Direction::Up,
-                    location: azalea_vec(cursor),
-                    inside: false,
-                    world_border: false,
+            send(
+                world,
+                me,
+                ServerboundUseItemOn {
+                    hand: InteractionHand::MainHand,
+                    block_hit: BlockHit {
+                        block_pos: block_pos(on),
+                        direction: Direction::Up,
+                        location: azalea_vec(cursor),
+                        inside: false,
+                        world_border: false,
+                    },
+                    seq,
                 },
-                seq,
-            });
+            );
             send(world, me, ServerboundSwing { hand: InteractionHand::MainHand });
         }
         Command::Give { item, count, towards, .. } => {
             let Some(item) = blocks::item(&item) else { return };
             look_to(world, me, Look::towards(eye(world, me), towards));
-            send(world, me, ServerboundSetCreativeModeSlot {
-                slot_num: HOTBAR_MENU_START + GIVE_SLOT,
-                item_stack: ItemStack::new(item, count.clamp(1, 64) as i32),
-            });
+            send(
+                world,
+                me,
+                ServerboundSetCreativeModeSlot {
+                    slot_num: HOTBAR_MENU_START + GIVE_SLOT,
+                    item_stack: ItemStack::new(item, count.clamp(1, 64) as i32),
+                },
+            );
             send(world, me, ServerboundSetCarriedItem { slot: GIVE_SLOT });
-            send(world, me, ServerboundPlayerAction {
-                action: Action::DropAllItems,
-                pos: BlockPos::new(0, 0, 0),
-                direction: Direction::Down,
-                seq: 0,
-            });
+            send(
+                world,
+                me,
+                ServerboundPlayerAction {
+                    action: Action::DropAllItems,
+                    pos: BlockPos::new(0, 0, 0),
+                    direction: Direction::Down,
+                    seq: 0,
+                },
+            );
             send(world, me, ServerboundSetCarriedItem { slot: BUILD_SLOT });
             state.selected = true;
         }
@@ -627,10 +664,14 @@ fn send(world: &mut Ecs, me: Entity, packet: impl Packet<ServerboundGamePacket>)
 /// Put `item` in the build slot (creative) and select that slot, sending only what changed.
 fn hold(world: &mut Ecs, me: Entity, state: &mut LiveState, item: ItemKind) {
     if state.held != Some(item) {
-        send(world, me, ServerboundSetCreativeModeSlot {
-            slot_num: HOTBAR_MENU_START + BUILD_SLOT,
-            item_stack: ItemStack::new(item, 1),
-        });
+        send(
+            world,
+            me,
+            ServerboundSetCreativeModeSlot {
+                slot_num: HOTBAR_MENU_START + BUILD_SLOT,
+                item_stack: ItemStack::new(item, 1),
+            },
+        );
         state.held = Some(item);
     }
     if !state.selected {
@@ -697,10 +738,11 @@ fn step(world: &mut Ecs, me: Entity, to: Vec3) {
         ph.fall_distance = 0.0;
         ph.set_on_ground(grounded);
     }
-    send(world, me, ServerboundMovePlayerPos {
-        pos: target,
-        flags: MoveFlags { on_ground: grounded, horizontal_collision: false },
-    });
+    send(
+        world,
+        me,
+        ServerboundMovePlayerPos { pos: target, flags: MoveFlags { on_ground: grounded, horizontal_collision: false } },
+    );
     if let Some(mut last) = world.get_mut::<LastSentPosition>(me) {
         **last = target;
     }
@@ -724,10 +766,14 @@ fn look_to(world: &mut Ecs, me: Entity, look: Look) {
         *d = direction;
     }
     let on_ground = world.get::<Physics>(me).is_some_and(|p| p.on_ground());
-    send(world, me, ServerboundMovePlayerRot {
-        look_direction: direction,
-        flags: MoveFlags { on_ground, horizontal_collision: false },
-    });
+    send(
+        world,
+        me,
+        ServerboundMovePlayerRot {
+            look_direction: direction,
+            flags: MoveFlags { on_ground, horizontal_collision: false },
+        },
+    );
     if let Some(mut last) = world.get_mut::<LastSentLookDirection>(me) {
         last.y_rot = direction.y_rot();
         last.x_rot = direction.x_rot();
@@ -807,7 +853,9 @@ mod tests {
         assert_eq!(parse_address(" mc.example.org:1 "), Ok(("mc.example.org".into(), 1)));
         assert_eq!(parse_address("[::1]:25566"), Ok(("::1".into(), 25566)));
         assert_eq!(parse_address("[::1]"), Ok(("::1".into(), 25565)));
-        for bad in ["", ":25565", "host:", "host:0", "host:70000", "host:port", "a b:1", "::1:25565", "[::1]x", "http://x"] {
+        for bad in
+            ["", ":25565", "host:", "host:0", "host:70000", "host:port", "a b:1", "::1:25565", "[::1]x", "http://x"]
+        {
             assert!(parse_address(bad).is_err(), "{bad:?}");
         }
     }

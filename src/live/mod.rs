@@ -85,13 +85,31 @@ pub enum LiveError {
 pub enum Notice {
     /// In the world and the chunks around the bot are loaded: `login` is the time from starting
     /// the attempt to spawning, `ready` to this moment.
-    Ready { name: String, login: Duration, ready: Duration, attempt: u32, reconnected: bool },
-    Disconnected { reason: String },
-    Reconnecting { attempt: u32, of: u32, delay: Duration },
+    Ready {
+        name: String,
+        login: Duration,
+        ready: Duration,
+        attempt: u32,
+        reconnected: bool,
+    },
+    Disconnected {
+        reason: String,
+    },
+    Reconnecting {
+        attempt: u32,
+        of: u32,
+        delay: Duration,
+    },
     /// No more attempts; the bot cannot act any more.
-    GaveUp { reason: String },
+    GaveUp {
+        reason: String,
+    },
     /// The server put back a block the bot changed.
-    Refused { pos: Pos, wanted: Block, got: Block },
+    Refused {
+        pos: Pos,
+        wanted: Block,
+        got: Block,
+    },
     /// The bot is not in creative mode (it cannot place arbitrary blocks).
     NotCreative,
 }
@@ -165,7 +183,12 @@ impl LiveWorld {
         let (cmd_tx, cmd_rx) = std::sync::mpsc::channel();
         let (ev_tx, ev_rx) = std::sync::mpsc::channel();
         let client = client::spawn(
-            ClientConfig { address: config.address, account, backoff: config.backoff, join_timeout: config.join_timeout },
+            ClientConfig {
+                address: config.address,
+                account,
+                backoff: config.backoff,
+                join_timeout: config.join_timeout,
+            },
             cmd_rx,
             ev_tx,
         )?;
@@ -299,7 +322,9 @@ impl LiveWorld {
                 self.joined = None;
                 notices.push(Notice::Disconnected { reason });
             }
-            ClientEvent::Reconnecting { attempt, of, delay } => notices.push(Notice::Reconnecting { attempt, of, delay }),
+            ClientEvent::Reconnecting { attempt, of, delay } => {
+                notices.push(Notice::Reconnecting { attempt, of, delay })
+            }
             ClientEvent::GaveUp { reason } => {
                 self.ready = false;
                 self.joined = None;

@@ -73,15 +73,11 @@ pub fn face_centre(p: Pos, face: Face) -> Vec3 {
 /// is nearest to `eye`, and that neighbour's face pointing at `target`. `None` when nothing
 /// around `target` can be clicked (a block needs something to lean on).
 pub fn click_for(target: Pos, eye: Vec3, clickable: impl Fn(Pos) -> bool) -> Option<(Pos, Face)> {
-    Face::ALL
-        .into_iter()
-        .map(|f| (target + f.offset(), f.opposite()))
-        .filter(|(n, _)| clickable(*n))
-        .min_by(|a, b| {
-            let da = face_centre(a.0, a.1).distance(eye);
-            let db = face_centre(b.0, b.1).distance(eye);
-            da.total_cmp(&db)
-        })
+    Face::ALL.into_iter().map(|f| (target + f.offset(), f.opposite())).filter(|(n, _)| clickable(*n)).min_by(|a, b| {
+        let da = face_centre(a.0, a.1).distance(eye);
+        let db = face_centre(b.0, b.1).distance(eye);
+        da.total_cmp(&db)
+    })
 }
 
 /// The face of block `p` a player at `eye` would hit first (the one turned towards the eye).

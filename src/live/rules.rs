@@ -130,12 +130,21 @@ mod tests {
         assert_eq!(check_step(at, Pos::new(1, 5, 1), H, world), Ok(()));
         assert_eq!(check_step(at, Pos::new(2, 5, 0), H, world), Err(ActionError::NotAdjacent(Pos::new(2, 5, 0))));
         assert_eq!(check_step(at, at, H, world), Err(ActionError::NotAdjacent(at)));
-        assert_eq!(check_step(Pos::new(2, 5, 0), Pos::new(3, 5, 0), H, world), Err(ActionError::Blocked(Pos::new(3, 5, 0))));
+        assert_eq!(
+            check_step(Pos::new(2, 5, 0), Pos::new(3, 5, 0), H, world),
+            Err(ActionError::Blocked(Pos::new(3, 5, 0)))
+        );
         // Up onto a block needs footing: fine from the ground, not from mid-air.
         assert_eq!(check_step(Pos::new(2, 7, 0), Pos::new(3, 7, 0), H, world), Ok(()));
-        assert_eq!(check_step(Pos::new(0, 8, 0), Pos::new(0, 9, 0), H, world), Err(ActionError::NoFooting(Pos::new(0, 9, 0))));
+        assert_eq!(
+            check_step(Pos::new(0, 8, 0), Pos::new(0, 9, 0), H, world),
+            Err(ActionError::NoFooting(Pos::new(0, 9, 0)))
+        );
         assert_eq!(check_step(at, Pos::new(0, 6, 0), H, world), Ok(()), "jumping in place");
-        assert_eq!(check_step(Pos::new(0, 319, 0), Pos::new(1, 320, 0), H, world), Err(ActionError::OutOfWorld(Pos::new(1, 320, 0))));
+        assert_eq!(
+            check_step(Pos::new(0, 319, 0), Pos::new(1, 320, 0), H, world),
+            Err(ActionError::OutOfWorld(Pos::new(1, 320, 0)))
+        );
         // Diagonal between two solid corners.
         let corners = |p: Pos| if p == Pos::new(1, 5, 0) || p == Pos::new(0, 5, 1) { b("stone") } else { world(p) };
         assert_eq!(check_step(at, Pos::new(1, 5, 1), H, corners), Err(ActionError::Blocked(Pos::new(1, 5, 1))));
@@ -147,13 +156,31 @@ mod tests {
         let red = b("red_wool");
         assert_eq!(check_place(Pos::new(2, 5, 0), red, agent, &[], H, world), Ok(()));
         assert_eq!(check_place(Pos::new(0, 5, -3), red, agent, &[], H, world), Ok(()), "into water");
-        assert_eq!(check_place(Pos::new(3, 5, 0), red, agent, &[], H, world), Err(ActionError::Blocked(Pos::new(3, 5, 0))));
-        assert_eq!(check_place(Pos::new(9, 5, 0), red, agent, &[], H, world), Err(ActionError::OutOfReach(Pos::new(9, 5, 0))));
-        assert_eq!(check_place(Pos::new(0, 6, 0), red, agent, &[], H, world), Err(ActionError::Occupied(Pos::new(0, 6, 0))));
+        assert_eq!(
+            check_place(Pos::new(3, 5, 0), red, agent, &[], H, world),
+            Err(ActionError::Blocked(Pos::new(3, 5, 0)))
+        );
+        assert_eq!(
+            check_place(Pos::new(9, 5, 0), red, agent, &[], H, world),
+            Err(ActionError::OutOfReach(Pos::new(9, 5, 0)))
+        );
+        assert_eq!(
+            check_place(Pos::new(0, 6, 0), red, agent, &[], H, world),
+            Err(ActionError::Occupied(Pos::new(0, 6, 0)))
+        );
         let alice = [Pos::new(1, 5, 1)];
-        assert_eq!(check_place(Pos::new(1, 5, 1), red, agent, &alice, H, world), Err(ActionError::Occupied(Pos::new(1, 5, 1))));
-        assert_eq!(check_place(Pos::new(1, 7, 1), red, agent, &[], H, world), Err(ActionError::NoFooting(Pos::new(1, 7, 1))));
-        assert_eq!(check_place(Pos::new(0, 400, 0), red, agent, &[], H, world), Err(ActionError::OutOfWorld(Pos::new(0, 400, 0))));
+        assert_eq!(
+            check_place(Pos::new(1, 5, 1), red, agent, &alice, H, world),
+            Err(ActionError::Occupied(Pos::new(1, 5, 1)))
+        );
+        assert_eq!(
+            check_place(Pos::new(1, 7, 1), red, agent, &[], H, world),
+            Err(ActionError::NoFooting(Pos::new(1, 7, 1)))
+        );
+        assert_eq!(
+            check_place(Pos::new(0, 400, 0), red, agent, &[], H, world),
+            Err(ActionError::OutOfWorld(Pos::new(0, 400, 0)))
+        );
     }
 
     #[test]
@@ -162,7 +189,10 @@ mod tests {
         let bedrock = |p: Pos| if p.y == 0 { b("bedrock") } else { world(p) };
         assert_eq!(check_break(Pos::new(1, 4, 0), agent, H, world), Ok(()));
         assert_eq!(check_break(Pos::new(1, 5, 0), agent, H, world), Err(ActionError::NothingThere(Pos::new(1, 5, 0))));
-        assert_eq!(check_break(Pos::new(0, 0, 0), Pos::new(0, 1, 0), H, bedrock), Err(ActionError::Unbreakable(Pos::new(0, 0, 0))));
+        assert_eq!(
+            check_break(Pos::new(0, 0, 0), Pos::new(0, 1, 0), H, bedrock),
+            Err(ActionError::Unbreakable(Pos::new(0, 0, 0)))
+        );
         assert_eq!(check_break(Pos::new(8, 4, 0), agent, H, world), Err(ActionError::OutOfReach(Pos::new(8, 4, 0))));
     }
 }
