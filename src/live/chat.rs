@@ -21,7 +21,12 @@ pub fn outgoing(text: &str) -> Vec<String> {
         // A single word longer than a line is cut into line-sized pieces.
         let mut word = word.to_string();
         loop {
-            let room = if current.is_empty() { MAX_CHAT_CHARS } else { MAX_CHAT_CHARS - current.chars().count() - 1 };
+            // A full line leaves no room (not even for the space).
+            let room = if current.is_empty() {
+                MAX_CHAT_CHARS
+            } else {
+                MAX_CHAT_CHARS.saturating_sub(current.chars().count() + 1)
+            };
             let len = word.chars().count();
             if len <= room {
                 if !current.is_empty() {
@@ -163,6 +168,11 @@ mod tests {
         assert!(lines.len() >= 3, "{lines:?}");
         assert!(lines.iter().all(|l| l.chars().count() <= MAX_CHAT_CHARS));
         assert_eq!(lines.join(" "), text, "nothing lost, words kept whole");
+        // A line filled exactly to the limit, then more words.
+        let exact = format!("{} {}", "ab ".repeat(85).trim_end(), "c".repeat(1));
+        assert_eq!(exact.chars().count(), 256);
+        let lines = outgoing(&format!("{exact} more words"));
+        assert_eq!(lines, vec![exact.clone(), "more words".to_string()]);
         // One huge word is cut into line-sized pieces; characters, not bytes, are counted.
         let huge = "é".repeat(600);
         let lines = outgoing(&huge);

@@ -30,6 +30,9 @@ pub mod placement;
 pub mod reconnect;
 pub mod rules;
 
+#[cfg(test)]
+mod tests;
+
 use crate::world::{
     ActionError, Actor, BBox, Block, BlockChange, ChatMessage, Look, MobInfo, PlayerInfo, Pos, Vec3, World,
 };
@@ -192,12 +195,19 @@ impl LiveWorld {
             cmd_rx,
             ev_tx,
         )?;
-        Ok(LiveWorld {
-            name: config.name,
-            access: config.access,
-            commands: cmd_tx,
-            events: ev_rx,
-            client: Some(client),
+        let mut world = LiveWorld::over(config.name, config.access, cmd_tx, ev_rx);
+        world.client = Some(client);
+        Ok(world)
+    }
+
+    /// A live world on these channels, with no client thread behind them (yet).
+    fn over(name: String, access: Access, commands: Sender<Command>, events: Receiver<ClientEvent>) -> LiveWorld {
+        LiveWorld {
+            name,
+            access,
+            commands,
+            events,
+            client: None,
             view: None,
             height: (-64, 319),
             snapshot: Snapshot::default(),
@@ -217,7 +227,7 @@ impl LiveWorld {
             refused: FxHashMap::default(),
             recent_refusals: VecDeque::new(),
             warned_creative: false,
-        })
+        }
     }
 
     /// Connected, in the world, chunks loaded: the bot may act.

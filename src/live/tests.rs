@@ -1,0 +1,286 @@
+//! The live world without a server: the tests play the client's side through the two channels,
+//! over a small azalea world of flat ground, and check what the agent sees and what is sent —
+//! readiness, predictions, refusals, access, chat, reconnecting.
+
+use super::*;
+use azalea::BlockPos;
+use azalea::core::position::ChunkPos;
+use azalea::world::Chunk;
+use parking_lot::RwLock;
+use std::sync::Arc;
+use std::sync::mpsc::channel;
+
+fn block(name: &str) -> Block {
+    Block::from_name(name).unwrap()
+}
+
+fn red() -> Block {
+    block("red_wool")
+}
+
+struct Harness {
+    world: LiveWorld,
+    commands: Receiver<Command>,
+    events: Sender<ClientEvent>,
+    blocks: Arc<RwLock<azalea::world::World>>,
+    /// The chunks (the world only holds them weakly, as azalea's client does).
+    _chunks: Vec<Arc<RwLock<Chunk>>>,
+    applied: Seq,
+}
+
+impl Harness {
+    /// Loaded chunks −2..=2 around the origin, grass at y=4 (feet rest at y=5).
+    fn new(access: Access) -> Harness {
+        let (cmd_tx, commands) = channel();
+        let (events, ev_rx) = channel();
+        let world = LiveWorld::over("Helper".into(), access, cmd_tx, ev_rx);
+        let mut w = azalea::world::World::default();
+        let mut chunks = Vec::new();
+        for cx in -2..=2 {
+            for cz in -2..=2 {
+                chunks.push(w.chunks.upsert(ChunkPos::new(cx, cz), Chunk::default()));
+            }
+        }
+        let grass = blocks::state_of(block("grass_block")).unwrap();
+        for x in -32..48 {
+            for z in -32..48 {
+                w.chunks.set_block_state(BlockPos::new(x, 4, z), grass);
+            }
+        }
+        Harness { world, commands, events, blocks: Arc::new(RwLock::new(w)), _chunks: chunks, applied: 0 }
+    }
+
+    fn snapshot(&mut self, feet: Vec3) {
+        let alice = PlayerInfo { name: "alice".into(), pos: Vec3::new(3.5, 5.0, 0.5), look: Look::new(90.0, 0.0) };
+        let s = Snapshot {
+            applied: self.applied,
+            pos: feet,
+            look: Look::default(),
+            creative: true,
+            players: vec![alice],
+            mobs: Vec::new(),
+        };
+        self.events.send(ClientEvent::Snapshot(s)).unwrap();
+    }
+
+    /// The client joins and sends its first snapshot (the bot at (0, 5, 0)).
+    fn join(&mut self) -> Vec<Notice> {
+        let view = BlockView::new(self.blocks.clone());
+        self.events
+            .send(ClientEvent::Joined { name: "Helper".into(), after: Duration::from_millis(500), view, attempt: 1 })
+            .unwrap();
+        self.snapshot(Vec3::new(0.5, 5.0, 0.5));
+        self.world.sync()
+    }
+
+    fn sent(&mut self) -> Vec<Command> {
+        self.commands.try_iter().collect()
+    }
+
+    fn said(&mut self) -> Vec<String> {
+        self.sent()
+            .into_iter()
+            .filter_map(|c| match c {
+                Command::Say(s) => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn set(&mut self, p: Pos, b: Block) {
+        self.blocks.read().set_block_state(BlockPos::new(p.x, p.y, p.z), blocks::state_of(b).unwrap());
+    }
+}
+
+#[test]
+fn nothing_is_done_before_the_bot_is_in_the_world() {
+    let mut h = Harness::new(Access::everyone());
+    assert!(!h.world.is_ready());
+    assert!(matches!(h.world.place_block(Pos::new(2, 5, 0), red()), Err(ActionError::Refused(_))));
+    assert!(matches!(h.world.step_to(Pos::new(1, 5, 0)), Err(ActionError::Refused(_))));
+    assert!(h.sent().is_empty());
+    let notices = h.join();
+    assert!(matches!(notices.as_slice(), [Notice::Ready { reconnected: false, attempt: 1, .. }]), "{notices:?}");
+    assert!(h.world.is_ready());
+    assert_eq!(h.world.agent_pos(), Pos::new(0, 5, 0));
+    assert_eq!(h.world.players()[0].name, "alice");
+    assert_eq!(h.world.block_at(Pos::new(5, 4, 5)).name(), "grass_block");
+    assert_eq!(h.world.block_at(Pos::new(500, 4, 5)), Block::AIR, "not loaded reads as air");
+}
+
+#[test]
+fn own_changes_show_at_once_and_go_out_in_order() {
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    let p = Pos::new(2, 5, 0);
+    h.world.place_block(p, red()).unwrap();
+    assert_eq!(h.world.block_at(p), red());
+    assert!(h.world.blocks_in(BBox::new(p, p)).contains(&(p, red())));
+    h.world.step_to(Pos::new(1, 5, 0)).unwrap();
+    assert_eq!(h.world.agent_pos(), Pos::new(1, 5, 0), "the step shows before the client reports it");
+    h.world.set_look(Look::new(-90.0, 10.0));
+    assert_eq!(h.world.agent_look(), Look::new(270.0, 10.0));
+    assert_eq!(
+        h.sent(),
+        vec![
+            Command::Place { seq: 1, pos: p, block: red(), against: Pos::new(2, 4, 0) },
+            Command::Step { seq: 2, feet: Vec3::new(1.5, 5.0, 0.5) },
+            Command::Look { seq: 3, look: Look::new(270.0, 10.0) },
+        ]
+    );
+    let (changes, cursor) = h.world.changes_since(0);
+    assert_eq!(cursor, 1);
+    assert_eq!(
+        (changes[0].pos, changes[0].before, changes[0].after, &changes[0].by),
+        (p, Block::AIR, red(), &Actor::Agent)
+    );
+
+    // Until the client reports the commands carried out, the predictions stand; after, its world
+    // and snapshots are the truth.
+    h.applied = 1;
+    h.snapshot(Vec3::new(0.5, 5.0, 0.5));
+    h.world.sync();
+    assert_eq!(h.world.block_at(p), Block::AIR, "carried out, but the world does not show it (yet)");
+    assert_eq!(h.world.agent_pos(), Pos::new(1, 5, 0), "the step is still on its way");
+    h.set(p, red());
+    h.applied = 3;
+    h.snapshot(Vec3::new(1.5, 5.0, 0.5));
+    h.world.sync();
+    assert_eq!((h.world.block_at(p), h.world.agent_pos()), (red(), Pos::new(1, 5, 0)));
+    assert_eq!(h.world.agent_look(), Look::default(), "the snapshot's look");
+}
+
+#[test]
+fn checks_before_sending() {
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    let r = red();
+    assert_eq!(h.world.place_block(Pos::new(0, 400, 0), r), Err(ActionError::OutOfWorld(Pos::new(0, 400, 0))));
+    assert_eq!(h.world.place_block(Pos::new(1, 8, 0), r), Err(ActionError::NoFooting(Pos::new(1, 8, 0))));
+    assert_eq!(h.world.place_block(Pos::new(12, 5, 0), r), Err(ActionError::OutOfReach(Pos::new(12, 5, 0))));
+    assert_eq!(h.world.place_block(Pos::new(3, 6, 0), r), Err(ActionError::Occupied(Pos::new(3, 6, 0))), "alice");
+    assert_eq!(h.world.step_to(Pos::new(2, 5, 0)), Err(ActionError::NotAdjacent(Pos::new(2, 5, 0))));
+    assert_eq!(h.world.break_block(Pos::new(1, 5, 0)), Err(ActionError::NothingThere(Pos::new(1, 5, 0))));
+    assert_eq!(
+        h.world.spawn_mob("dragon of doom", Vec3::new(2.5, 5.0, 0.5)),
+        Err(ActionError::UnknownMob("dragon_of_doom".into()))
+    );
+    assert_eq!(h.world.give_item("bob", "apple", 1), Err(ActionError::UnknownPlayer("bob".into())));
+    assert_eq!(h.world.give_item("alice", "no such thing", 1), Err(ActionError::UnknownItem("no_such_thing".into())));
+    assert!(h.sent().is_empty(), "nothing refused here reaches the server");
+
+    h.world.spawn_mob("Pig", Vec3::new(2.5, 5.0, 0.5)).unwrap();
+    h.world.give_item("alice", "diamond_sword", 70).unwrap();
+    let sent = h.sent();
+    assert_eq!(sent[0], Command::Spawn { seq: 1, egg: "pig_spawn_egg".into(), on: Pos::new(2, 4, 0) });
+    let given: Vec<u32> = sent[1..]
+        .iter()
+        .map(|c| match c {
+            Command::Give { item, count, .. } if item == "diamond_sword" => *count,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(given, vec![64, 6], "one stack at a time");
+}
+
+#[test]
+fn a_refused_spot_fails_at_once_and_a_burst_closes_the_area() {
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    let (a, b, c) = (Pos::new(2, 5, 0), Pos::new(2, 5, 1), Pos::new(2, 5, 2));
+    h.world.place_block(a, red()).unwrap();
+    // The server put the air back.
+    h.events.send(ClientEvent::BlockChanged { pos: a, before: red(), after: Block::AIR }).unwrap();
+    h.events.send(ClientEvent::Refused { pos: a, wanted: red(), got: Block::AIR }).unwrap();
+    h.applied = 1;
+    h.snapshot(Vec3::new(0.5, 5.0, 0.5));
+    let notices = h.world.sync();
+    assert!(notices.contains(&Notice::Refused { pos: a, wanted: red(), got: Block::AIR }), "{notices:?}");
+    assert_eq!(h.world.block_at(a), Block::AIR);
+    let last = h.world.changes_since(0).0.pop().unwrap();
+    assert_eq!((last.pos, last.after, last.by), (a, Block::AIR, Actor::World));
+    h.sent();
+    let err = h.world.place_block(a, red()).unwrap_err();
+    assert_eq!(err.to_string(), "the server refused: I'm not allowed to change the block at (2, 5, 0)");
+    assert!(h.sent().is_empty(), "no second try goes out");
+    assert!(h.world.place_block(b, red()).is_ok(), "one refusal closes one spot");
+
+    // Three refusals close the area around them for a while.
+    for p in [b, c] {
+        h.events.send(ClientEvent::Refused { pos: p, wanted: red(), got: Block::AIR }).unwrap();
+    }
+    h.world.sync();
+    assert!(matches!(h.world.place_block(Pos::new(3, 5, -1), red()), Err(ActionError::Refused(_))));
+    assert!(matches!(h.world.break_block(Pos::new(1, 4, 1)), Err(ActionError::Refused(_))));
+    for _ in 0..BURST_TICKS {
+        h.world.sync();
+    }
+    assert!(h.world.place_block(Pos::new(3, 5, -1), red()).is_ok(), "the area opens again");
+    assert!(h.world.place_block(a, red()).is_err(), "the refused spot stays closed longer");
+    for _ in 0..REFUSED_TICKS {
+        h.world.sync();
+    }
+    assert!(h.world.place_block(a, red()).is_ok());
+}
+
+#[test]
+fn only_allowed_players_reach_the_bot_and_others_hear_one_polite_no() {
+    let mut h = Harness::new(Access::parse("alice").unwrap());
+    h.join();
+    let lines = [
+        (None, "<mallory> come here"),
+        (Some("alice"), "come here"),
+        (None, "<Helper> Okay, coming."),
+        (None, "mallory joined the game"),
+        (None, "<mallory> come here please"),
+        (None, "<[Admin] Alice> build a red cube"),
+    ];
+    for (from, text) in lines {
+        h.events.send(ClientEvent::Chat { from: from.map(String::from), text: text.into() }).unwrap();
+    }
+    h.world.sync();
+    let heard: Vec<(String, String)> = h.world.take_chats().into_iter().map(|c| (c.speaker, c.text)).collect();
+    assert_eq!(heard, vec![("alice".into(), "come here".into()), ("Alice".into(), "build a red cube".into())]);
+    let said = h.said();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("Sorry mallory"), "{said:?}");
+    let refused: Vec<bool> =
+        h.world.take_transcript().iter().filter(|l| l.speaker != "Helper").map(|l| l.refused).collect();
+    assert_eq!(refused, vec![true, false, true, false]);
+}
+
+#[test]
+fn answers_are_split_and_never_commands() {
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    let long = format!("/op me {}", "word ".repeat(100));
+    h.world.say(&long);
+    let said = h.said();
+    assert_eq!(said.len(), 2, "506 characters in two lines: {said:?}");
+    assert!(said.iter().all(|l| l.chars().count() <= chat::MAX_CHAT_CHARS && !l.starts_with('/')), "{said:?}");
+    assert!(said[0].starts_with("op me word"));
+}
+
+#[test]
+fn a_lost_connection_stops_the_bot_until_it_is_back() {
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    h.events.send(ClientEvent::Disconnected { reason: "Server closed".into() }).unwrap();
+    h.events.send(ClientEvent::Reconnecting { attempt: 1, of: 20, delay: Duration::from_secs(1) }).unwrap();
+    let notices = h.world.sync();
+    assert_eq!(
+        notices,
+        vec![
+            Notice::Disconnected { reason: "Server closed".into() },
+            Notice::Reconnecting { attempt: 1, of: 20, delay: Duration::from_secs(1) }
+        ]
+    );
+    assert!(!h.world.is_ready());
+    assert!(matches!(h.world.place_block(Pos::new(2, 5, 0), red()), Err(ActionError::Refused(_))));
+    let notices = h.join();
+    assert!(matches!(notices.as_slice(), [Notice::Ready { reconnected: true, .. }]), "{notices:?}");
+    assert!(h.world.place_block(Pos::new(2, 5, 0), red()).is_ok());
+    h.events.send(ClientEvent::GaveUp { reason: "gave up after 20 failed attempts".into() }).unwrap();
+    h.world.sync();
+    assert!(h.world.gave_up() && !h.world.is_ready());
+}
