@@ -169,7 +169,7 @@ mod tests {
         assert!(lines.iter().all(|l| l.chars().count() <= MAX_CHAT_CHARS));
         assert_eq!(lines.join(" "), text, "nothing lost, words kept whole");
         // A line filled exactly to the limit, then more words.
-        let exact = format!("{} {}", "ab ".repeat(85).trim_end(), "c".repeat(1));
+        let exact = format!("{} c", "ab ".repeat(85).trim_end());
         assert_eq!(exact.chars().count(), 256);
         let lines = outgoing(&format!("{exact} more words"));
         assert_eq!(lines, vec![exact.clone(), "more words".to_string()]);
