@@ -122,13 +122,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
             writeln!(out, "<{}> {}{note}", line.speaker, line.text)?;
         }
         out.flush()?;
-        next += tick;
-        let now = Instant::now();
-        if next > now {
-            std::thread::sleep(next - now);
-        } else {
-            next = now; // fell behind: do not try to catch up in a burst
-        }
+        super::wait_for_tick(&mut next, tick);
     }
 }
 

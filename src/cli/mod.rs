@@ -39,3 +39,15 @@ pub fn parser() -> Option<Box<dyn craftmate::parser::Parser>> {
         }
     }
 }
+
+/// Sleeps until the next game tick of a real-time loop (`play`, `connect`) started at `next`.
+/// A loop that fell behind starts counting again from now instead of catching up in a burst.
+pub fn wait_for_tick(next: &mut std::time::Instant, tick: std::time::Duration) {
+    *next += tick;
+    let now = std::time::Instant::now();
+    if *next > now {
+        std::thread::sleep(*next - now);
+    } else {
+        *next = now;
+    }
+}

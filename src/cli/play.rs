@@ -13,11 +13,18 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub fn run(name: &str, no_colour: bool, memory: Option<&std::path::Path>, config: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+pub fn run(
+    name: &str,
+    no_colour: bool,
+    memory: Option<&std::path::Path>,
+    config: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
     // The optional language model for small talk: --config FILE, else ./craftmate.toml if present.
     let llm = match config {
         Some(p) => craftmate::llm::LlmConfig::load_optional(p)?,
-        None if std::path::Path::new("craftmate.toml").exists() => craftmate::llm::LlmConfig::load_optional("craftmate.toml")?,
+        None if std::path::Path::new("craftmate.toml").exists() => {
+            craftmate::llm::LlmConfig::load_optional("craftmate.toml")?
+        }
         None => None,
     };
     let llm = match llm {
@@ -109,12 +116,6 @@ fn run_live(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitC
             writeln!(out, "{l}")?;
         }
         out.flush()?;
-        next += tick;
-        let now = Instant::now();
-        if next > now {
-            std::thread::sleep(next - now);
-        } else {
-            next = now; // fell behind: do not try to catch up in a burst
-        }
+        super::wait_for_tick(&mut next, tick);
     }
 }

@@ -556,6 +556,21 @@ fn carry_out_commands(world: &mut Ecs) {
     });
 }
 
+/// Clicks the held item on a block face (placing a block, using a spawn egg), then swings the arm
+/// as a vanilla client does.
+fn use_item_on(world: &mut Ecs, me: Entity, on: Pos, face: Direction, cursor: Vec3) {
+    let seq = next_seq(world, me);
+    let block_hit = BlockHit {
+        block_pos: block_pos(on),
+        direction: face,
+        location: azalea_vec(cursor),
+        inside: false,
+        world_border: false,
+    };
+    send(world, me, ServerboundUseItemOn { hand: InteractionHand::MainHand, block_hit, seq });
+    send(world, me, ServerboundSwing { hand: InteractionHand::MainHand });
+}
+
 fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd: Command) {
     match cmd {
         Command::Step { feet, .. } => step(world, me, feet),
@@ -569,23 +584,7 @@ fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd: Command) {
             let cursor = placement::face_centre(against, face);
             look_to(world, me, Look::towards(eye(world, me), cursor));
             predict(world, me, state, pos, block);
-            let seq = next_seq(world, me);
-            send(
-                world,
-                me,
-                ServerboundUseItemOn {
-                    hand: InteractionHand::MainHand,
-                    block_hit: BlockHit {
-                        block_pos: block_pos(against),
-                        direction: direction(face),
-                        location: azalea_vec(cursor),
-                        inside: false,
-                        world_border: false,
-                    },
-                    seq,
-                },
-            );
-            send(world, me, ServerboundSwing { hand: InteractionHand::MainHand });
+            use_item_on(world, me, against, direction(face), cursor);
         }
         Command::Break { pos, .. } => {
             let face = placement::facing_face(pos, eye(world, me));
@@ -609,23 +608,7 @@ fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd: Command) {
             hold(world, me, state, item);
             let cursor = placement::face_centre(on, Face::Up);
             look_to(world, me, Look::towards(eye(world, me), cursor));
-            let seq = next_seq(world, me);
-            send(
-                world,
-                me,
-                ServerboundUseItemOn {
-                    hand: InteractionHand::MainHand,
-                    block_hit: BlockHit {
-                        block_pos: block_pos(on),
-                        direction: Direction::Up,
-                        location: azalea_vec(cursor),
-                        inside: false,
-                        world_border: false,
-                    },
-                    seq,
-                },
-            );
-            send(world, me, ServerboundSwing { hand: InteractionHand::MainHand });
+            use_item_on(world, me, on, Direction::Up, cursor);
         }
         Command::Give { item, count, towards, .. } => {
             let Some(item) = blocks::item(&item) else { return };
