@@ -102,8 +102,9 @@ enum Command {
         /// Continue from the checkpoint in --out.
         #[arg(long)]
         resume: bool,
-        /// Fine-tune this model directory (its weights, vocabularies and sizes) instead of
-        /// starting from random weights, e.g. `--init models/parser --out /tmp/tuned`.
+        /// Fine-tune this model directory (its weights, word vocabulary and sizes; new output
+        /// tokens are appended) instead of starting from random weights, e.g.
+        /// `--init models/parser --out /tmp/tuned`.
         #[arg(long, value_name = "DIR")]
         init: Option<PathBuf>,
     },
@@ -127,6 +128,9 @@ enum Command {
         /// Beam width for decoding (1 = greedy; default: the parser's).
         #[arg(long)]
         beam: Option<usize>,
+        /// Write every wrong parse here, one JSON object a line (text, gold, predicted, error kind).
+        #[arg(long)]
+        errors: Option<PathBuf>,
     },
     /// Parse one chat line: prints the logical form as JSON and the confidence.
     Parse {
@@ -208,7 +212,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..Default::default()
             },
         }),
-        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam } => {
+        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, errors } => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // SAFETY: set before any other thread exists.
@@ -222,6 +226,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 valid_fraction,
                 limit,
                 beam,
+                errors: errors.as_deref(),
             })
         }
         Command::Parse { text, model, beam } => cli::parse::run(&text, model.as_deref(), beam),

@@ -68,28 +68,38 @@ fn a_tiny_model_trains_and_its_loss_falls() {
 }
 
 #[test]
-fn fine_tuning_starts_from_a_saved_model_and_keeps_its_vocabularies() {
+fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
     let examples = templates::generate_from_dir(Path::new("data/templates"), 64, 5).unwrap();
     let opts = trainer::Options { epochs: 4, ..tiny_options() };
     let base = tempfile::tempdir().unwrap();
     trainer::train(&examples, &examples[..8], &opts, Some(base.path()), trainer::Start::Fresh).unwrap();
     let before = NeuralParser::load_dir(base.path()).unwrap();
-    // New material: an unseen word (fine: [UNK] + trigrams) and a form with a token the model
-    // never had (dropped, not a crash).
+    // New material: an unseen word (fine: [UNK] + trigrams), a valid form with a value the model
+    // never had (its output vocabulary grows) and an invalid form (dropped, not a crash).
     let mut more = examples.clone();
     more.push(Example {
         words: vec!["build".into(), "a".into(), "zigurat".into()],
         json: serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
             "schematic": {"text_span": [0, [2, 2]]}}]}),
     });
+    more.push(Example {
+        words: ["when", "was", "that", "made"].map(String::from).to_vec(),
+        json: serde_json::json!({"dialogue_type": "GET_MEMORY",
+            "filters": {"contains_coreference": "yes", "output": {"attribute": "BORN_TIME"}}}),
+    });
     more.push(Example { words: vec!["hello".into()], json: serde_json::json!({"dialogue_type": "NO_SUCH_TYPE"}) });
+    assert!(!before.out.tokens.contains(&"v:BORN_TIME".to_string()));
     let tuned_dir = tempfile::tempdir().unwrap();
     let tune = trainer::Options { epochs: 1, lr: 1e-3, ..opts };
     let (tuned, report) =
         trainer::train(&more, &[], &tune, Some(tuned_dir.path()), trainer::Start::From(base.path())).unwrap();
-    assert_eq!(report.train_examples, examples.len() + 1, "the unknown-token form is dropped");
+    assert_eq!(report.train_examples, examples.len() + 2, "the invalid form is dropped");
     assert_eq!(tuned.words.size, before.words.size);
-    assert_eq!(tuned.out.tokens, before.out.tokens);
+    // The old output tokens keep their ids; the new value is appended, and the saved model loads.
+    assert!(tuned.out.tokens.starts_with(&before.out.tokens));
+    assert_eq!(&tuned.out.tokens[before.out.len()..], ["v:BORN_TIME"]);
+    let reloaded = NeuralParser::load_dir(tuned_dir.path()).unwrap();
+    assert_eq!(reloaded.out.tokens, tuned.out.tokens);
     // Training went on from the saved weights: the first fine-tuning losses are already low.
     let (_, fresh) = trainer::train(&more, &[], &tune, None, trainer::Start::Fresh).unwrap();
     assert!(report.step_losses[0] < fresh.step_losses[0], "{} vs {}", report.step_losses[0], fresh.step_losses[0]);
@@ -145,6 +155,7 @@ fn every_shipped_template_yields_valid_forms() {
     let mut slots = templates::builtin_slots();
     templates::parse_slots(&std::fs::read_to_string("data/templates/slots.txt").unwrap(), &mut slots);
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(5);
+    let mut never = Vec::new();
     for entry in std::fs::read_dir("data/templates").unwrap() {
         let path = entry.unwrap().path();
         if path.file_name().unwrap() == "slots.txt" || path.extension().is_none_or(|e| e != "txt") {
@@ -154,8 +165,11 @@ fn every_shipped_template_yields_valid_forms() {
             std::fs::read_to_string(&path).unwrap().lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         {
             let template = templates::parse_template(line).unwrap();
-            let ok = (0..20).any(|_| templates::expand(&template, &slots, &mut rng).is_some());
-            assert!(ok, "{}: template never validates: {line}", path.display());
+            if !(0..20).any(|_| templates::expand(&template, &slots, &mut rng).is_some()) {
+                let why = templates::why_invalid(&template, &slots, &mut rng).unwrap_or_default();
+                never.push(format!("{}: {line}\n    {why}", path.display()));
+            }
         }
     }
+    assert!(never.is_empty(), "templates that never validate:\n{}", never.join("\n"));
 }

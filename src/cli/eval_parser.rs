@@ -16,6 +16,7 @@ pub struct Args<'a> {
     pub valid_fraction: f64,
     pub limit: Option<usize>,
     pub beam: Option<usize>,
+    pub errors: Option<&'a Path>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -40,6 +41,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rows.truncate(limit);
     }
     let report = eval::evaluate(&parser, &rows);
+    if let Some(path) = args.errors {
+        let mut out = String::new();
+        for m in &report.mistakes {
+            out.push_str(&serde_json::to_string(m)?);
+            out.push('\n');
+        }
+        std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
+        println!("{} wrong parses written to {}", report.mistakes.len(), path.display());
+    }
     println!("\nper dialogue type:");
     for (name, t) in &report.by_dialogue {
         println!("  {name:<22} {:6.2}% ({}/{})", t.percent(), t.correct, t.total);

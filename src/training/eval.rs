@@ -27,6 +27,15 @@ impl Tally {
     }
 }
 
+/// One wrong parse: what was said, what the annotators wrote, what the parser made of it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Mistake {
+    pub text: String,
+    pub kind: &'static str,
+    pub gold: Value,
+    pub predicted: Value,
+}
+
 /// Results of one evaluation.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
@@ -34,6 +43,8 @@ pub struct Report {
     pub by_dialogue: BTreeMap<String, Tally>,
     pub by_action: BTreeMap<String, Tally>,
     pub errors: BTreeMap<String, usize>,
+    /// Every wrong parse, in input order.
+    pub mistakes: Vec<Mistake>,
     /// Milliseconds per parse (normalisation, encoding and decoding included), sorted.
     pub latencies_ms: Vec<f64>,
 }
@@ -104,7 +115,9 @@ pub fn evaluate(parser: &dyn Parser, examples: &[Example]) -> Report {
             report.by_action.entry(action).or_default().add(ok);
         }
         if !ok {
-            *report.errors.entry(error_kind(&predicted, &example.json).to_string()).or_default() += 1;
+            let kind = error_kind(&predicted, &example.json);
+            *report.errors.entry(kind.to_string()).or_default() += 1;
+            report.mistakes.push(Mistake { text, kind, gold: example.json.clone(), predicted });
         }
     }
     report.latencies_ms.sort_by(f64::total_cmp);

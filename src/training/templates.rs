@@ -93,12 +93,22 @@ pub fn parse_template(line: &str) -> Result<Template> {
     Ok(Template { text, json, source: line.to_string() })
 }
 
-/// Draws a filler for a slot; `num` and `coords` are generated.
+/// Draws a filler for a slot (`{shape2}` draws from `shape`); `num` and `coords` are generated.
 fn fill(slot: &str, slots: &Slots, rng: &mut StdRng) -> Option<Vec<String>> {
-    match slot {
+    let base = slot.trim_end_matches(|c: char| c.is_ascii_digit());
+    match base {
         "num" => Some(vec![rng.random_range(1..=30).to_string()]),
-        "coords" => Some((0..3).map(|_| rng.random_range(-200..=200).to_string()).collect()),
-        _ => slots.get(slot.trim_end_matches(char::is_numeric))?.choose(rng).cloned(),
+        // Half near the origin with a ground-level height (how players type what they read off
+        // the debug screen in a small world), half anywhere.
+        "coords" => Some(if rng.random_bool(0.5) {
+            vec![rng.random_range(-40..=40), rng.random_range(0..=80), rng.random_range(-40..=40)]
+                .into_iter()
+                .map(|c: i32| c.to_string())
+                .collect()
+        } else {
+            (0..3).map(|_| rng.random_range(-200..=200).to_string()).collect()
+        }),
+        _ => slots.get(base)?.choose(rng).cloned(),
     }
 }
 
@@ -135,6 +145,15 @@ fn substitute(
 
 /// Expands a template once; `None` if a slot is unknown or the result does not validate.
 pub fn expand(template: &Template, slots: &Slots, rng: &mut StdRng) -> Option<Example> {
+    try_expand(template, slots, rng).ok()
+}
+
+/// Why one expansion of a template is not a valid example (`None` when it is): for template authors.
+pub fn why_invalid(template: &Template, slots: &Slots, rng: &mut StdRng) -> Option<String> {
+    try_expand(template, slots, rng).err()
+}
+
+fn try_expand(template: &Template, slots: &Slots, rng: &mut StdRng) -> std::result::Result<Example, String> {
     let mut words = Vec::new();
     let mut at = BTreeMap::new();
     let mut values = Vec::new();
@@ -142,7 +161,7 @@ pub fn expand(template: &Template, slots: &Slots, rng: &mut StdRng) -> Option<Ex
         match piece {
             Piece::Word(w) => words.push(w.clone()),
             Piece::Choice(alts) => {
-                let pick = alts.choose(rng)?;
+                let pick = alts.choose(rng).ok_or("an empty choice")?;
                 let (text, value) = match pick.split_once('=') {
                     Some((text, value)) => (text, Some(value)),
                     None => (pick.as_str(), None),
@@ -157,16 +176,21 @@ pub fn expand(template: &Template, slots: &Slots, rng: &mut StdRng) -> Option<Ex
                 }
             }
             Piece::Slot(name) => {
-                let filler = fill(name, slots, rng)?;
+                let filler = fill(name, slots, rng).ok_or_else(|| format!("unknown slot {{{name}}}"))?;
                 at.insert(name.clone(), (words.len(), words.len() + filler.len() - 1));
                 words.extend(filler);
             }
         }
     }
-    let json = substitute(&template.json, &at, &values, words.len())?;
-    let lf = LogicalForm::from_json_value(&json).ok()?;
-    validate(&words.join(" "), &lf).ok()?;
-    Some(Example { words, json })
+    let json = substitute(&template.json, &at, &values, words.len())
+        .ok_or_else(|| format!("a `$`/`@` reference names nothing in: {}", words.join(" ")))?;
+    let text = words.join(" ");
+    let lf = LogicalForm::from_json_value(&json).map_err(|e| format!("{e} in: {text}"))?;
+    validate(&text, &lf).map_err(|errors| {
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!("{} in: {text}", errors.join("; "))
+    })?;
+    Ok(Example { words, json })
 }
 
 /// Reads every `*.txt` template file in `dir` (and `slots.txt`), then draws `n` examples,
@@ -193,28 +217,35 @@ pub fn generate_from_dir(dir: &Path, n: usize, seed: u64) -> Result<Vec<Example>
     Ok(generate(&templates, &slots, n, seed))
 }
 
-/// Draws `n` examples from the templates (templates that never validate are skipped with a warning).
+/// Draws `n` examples from the templates, cycling through them so each is used about equally.
+/// A template is dropped (with a warning) once it has failed 20 times more than ten times as often
+/// as it has succeeded: never-valid templates go quickly, while a template whose choices are only
+/// sometimes invalid (a size word that does not fit an attribute, say) keeps being sampled.
 pub fn generate(templates: &[Template], slots: &Slots, n: usize, seed: u64) -> Vec<Example> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(n);
     let mut failures = vec![0usize; templates.len()];
+    let mut successes = vec![0usize; templates.len()];
+    let mut dropped = vec![false; templates.len()];
     let mut i = 0;
-    while out.len() < n && !templates.is_empty() {
+    while out.len() < n && !dropped.iter().all(|d| *d) {
         let t = i % templates.len();
         i += 1;
-        if failures[t] > 20 {
-            if failures[t] == 21 {
-                tracing::warn!(template = %templates[t].source, "template never yields a valid form; skipped");
-                failures[t] += 1;
-            }
-            if failures.iter().all(|f| *f > 20) {
-                break;
-            }
+        if dropped[t] {
             continue;
         }
         match expand(&templates[t], slots, &mut rng) {
-            Some(example) => out.push(example),
-            None => failures[t] += 1,
+            Some(example) => {
+                successes[t] += 1;
+                out.push(example);
+            }
+            None => {
+                failures[t] += 1;
+                if failures[t] > 20 && failures[t] > 10 * successes[t] {
+                    tracing::warn!(template = %templates[t].source, successes = successes[t], "template rarely yields a valid form; skipped");
+                    dropped[t] = true;
+                }
+            }
         }
     }
     out

@@ -115,8 +115,11 @@ struct Prepared {
 /// Words and linearised form of each usable training example.
 type Kept = Vec<(Vec<String>, linearize::Linear)>;
 
-/// The linearised form of an example the network can learn: not too long, spans inside the text.
+/// The linearised form of an example the network can learn: a valid form for its text, not too
+/// long, spans inside the text.
 fn usable(ex: &Example) -> Option<linearize::Linear> {
+    let lf = crate::logical_form::LogicalForm::from_json_value(&ex.json).ok()?;
+    crate::logical_form::validate(&ex.words.join(" "), &lf).ok()?;
     let lin = linearize::linearize(&ex.json)?;
     let ok = !ex.words.is_empty()
         && ex.words.len() <= MAX_WORDS
@@ -264,9 +267,10 @@ fn prepare(train: &[Example], opts: &Options) -> Result<Vocabularies> {
     Ok(Vocabularies { words, out, grammar, cfg, prepared })
 }
 
-/// Vocabularies, sizes and grammar of an existing model directory, for fine-tuning it: examples
-/// whose forms need an output token the model lacks are dropped (new words are fine — they become
-/// `[UNK]` plus their trigrams), and the grammar learns the kept examples' shapes.
+/// Vocabularies, sizes and grammar of an existing model directory, for fine-tuning it. New words
+/// are fine (they become `[UNK]` plus their trigrams); output tokens the model lacks (a new value
+/// such as `COUNT` that only the templates use) are appended to its output vocabulary, after the
+/// old ids, so [`load_grown`] can keep every trained row. The grammar learns the new forms' shapes.
 fn prepare_from(dir: &Path, train: &[Example]) -> Result<Vocabularies> {
     let read = |name: &str| {
         let path = dir.join(name);
@@ -274,18 +278,54 @@ fn prepare_from(dir: &Path, train: &[Example]) -> Result<Vocabularies> {
     };
     let meta: ModelMeta = serde_json::from_slice(&read(CONFIG_FILE)?)?;
     let words = WordVocab::from_bytes(&read(TOKENIZER_FILE)?)?;
-    let out = OutVocab::new(meta.out_tokens);
     let mut grammar = meta.grammar;
     let mut kept = Vec::new();
+    let mut new_tokens = BTreeSet::new();
     for ex in train {
         let Some(lin) = usable(ex) else { continue };
-        if lin.tokens.iter().all(|t| out.id(t).is_some()) {
-            grammar.observe(&ex.json);
-            kept.push((ex.words.clone(), lin));
-        }
+        new_tokens.extend(lin.tokens.iter().filter(|t| !meta.out_tokens.contains(t)).cloned());
+        grammar.observe(&ex.json);
+        kept.push((ex.words.clone(), lin));
     }
+    if !new_tokens.is_empty() {
+        tracing::info!(tokens = ?new_tokens, "output vocabulary grows");
+    }
+    let mut tokens = meta.out_tokens;
+    tokens.extend(new_tokens);
+    let out = OutVocab::new(tokens);
+    let cfg = Config { out_vocab: out.len(), ..meta.model };
     let prepared = to_ids(kept, &out);
-    Ok(Vocabularies { words, out, grammar, cfg: meta.model, prepared })
+    Ok(Vocabularies { words, out, grammar, cfg, prepared })
+}
+
+/// Loads saved weights into `varmap`, whose output-token tables may have more rows than the saved
+/// ones (see [`prepare_from`]): the saved rows are kept, the new rows keep their fresh
+/// initialisation, and new output biases start at the mean of the trained ones (neither favoured
+/// nor ruled out).
+fn load_grown(varmap: &VarMap, path: &Path, device: &Device) -> Result<()> {
+    let saved = candle_core::safetensors::load(path, device)?;
+    let data = varmap.data().lock().map_err(|_| ParserError::Data("variable map poisoned".into()))?;
+    for (name, var) in data.iter() {
+        let Some(old) = saved.get(name) else {
+            return Err(ParserError::Data(format!("{}: no weights named {name}", path.display())));
+        };
+        let (new_dims, old_dims) = (var.dims(), old.dims());
+        if new_dims == old_dims {
+            var.set(old)?;
+            continue;
+        }
+        let grows = new_dims.len() == old_dims.len() && new_dims[0] > old_dims[0] && new_dims[1..] == old_dims[1..];
+        if !grows {
+            return Err(ParserError::Data(format!(
+                "{}: {name} is {old_dims:?}, the model needs {new_dims:?}",
+                path.display()
+            )));
+        }
+        let extra = var.as_tensor().narrow(0, old_dims[0], new_dims[0] - old_dims[0])?;
+        let extra = if new_dims.len() == 1 { extra.zeros_like()?.broadcast_add(&old.mean_all()?)? } else { extra };
+        var.set(&Tensor::cat(&[old, &extra], 0)?)?;
+    }
+    Ok(())
 }
 
 fn to_ids(kept: Kept, out: &OutVocab) -> Vec<Prepared> {
@@ -356,7 +396,7 @@ pub fn train(
     let net = Seq2Seq::load(cfg, vb)?;
     initialise(&varmap, opts.seed, &device)?;
     if let Start::From(dir) = start {
-        varmap.load(dir.join(WEIGHTS_FILE))?;
+        load_grown(&varmap, &dir.join(WEIGHTS_FILE), &device)?;
     }
     let resume = matches!(start, Start::Resume);
     let parser = NeuralParser { net, words, out: out_vocab, grammar, device, beam_width: 1 };
