@@ -128,9 +128,10 @@ enum Command {
         /// Beam width for decoding (1 = greedy; default: the parser's).
         #[arg(long)]
         beam: Option<usize>,
-        /// Write every wrong parse here, one JSON object a line (text, gold, predicted, error kind).
+        /// Write every parse here, one JSON object a line: text, correct, error kind, confidence
+        /// (and each decoder choice's log-probability), gold and predicted forms.
         #[arg(long)]
-        errors: Option<PathBuf>,
+        dump: Option<PathBuf>,
     },
     /// Parse one chat line: prints the logical form as JSON and the confidence.
     Parse {
@@ -212,7 +213,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..Default::default()
             },
         }),
-        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, errors } => {
+        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, dump } => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // SAFETY: set before any other thread exists.
@@ -226,7 +227,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 valid_fraction,
                 limit,
                 beam,
-                errors: errors.as_deref(),
+                dump: dump.as_deref(),
             })
         }
         Command::Parse { text, model, beam } => cli::parse::run(&text, model.as_deref(), beam),

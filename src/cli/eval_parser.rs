@@ -16,7 +16,7 @@ pub struct Args<'a> {
     pub valid_fraction: f64,
     pub limit: Option<usize>,
     pub beam: Option<usize>,
-    pub errors: Option<&'a Path>,
+    pub dump: Option<&'a Path>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -41,14 +41,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rows.truncate(limit);
     }
     let report = eval::evaluate(&parser, &rows);
-    if let Some(path) = args.errors {
+    if let Some(path) = args.dump {
         let mut out = String::new();
-        for m in &report.mistakes {
-            out.push_str(&serde_json::to_string(m)?);
+        for record in &report.records {
+            out.push_str(&serde_json::to_string(record)?);
             out.push('\n');
         }
         std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?;
-        println!("{} wrong parses written to {}", report.mistakes.len(), path.display());
+        println!("{} parses written to {}", report.records.len(), path.display());
     }
     println!("\nper dialogue type:");
     for (name, t) in &report.by_dialogue {

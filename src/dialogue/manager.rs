@@ -30,8 +30,11 @@ pub struct DialogueManager {
     pub disallowed: Disallowed,
     pub exact: ExactTable,
     pub parser: Option<Box<dyn Parser>>,
-    /// Parses less sure than this are treated as chit-chat.
+    /// Parses less sure than this are not acted on straight away.
     pub min_confidence: f32,
+    /// Commands at least this sure (but below `min_confidence`) are offered back as a guess,
+    /// "Did you mean: building a red cube? (yes/no)"; less sure ones count as chit-chat.
+    pub guess_confidence: f32,
     pub limits: schematics::Limits,
     /// The optional language model for small talk, and how long it may think.
     pub llm: Option<(std::sync::Arc<dyn crate::llm::Chat>, std::time::Duration)>,
@@ -48,6 +51,7 @@ impl DialogueManager {
             exact: ExactTable::default_table(),
             parser,
             min_confidence: 0.5,
+            guess_confidence: 0.15,
             limits: schematics::Limits::default(),
             llm: None,
             overrides: Vec::new(),
@@ -108,6 +112,17 @@ impl DialogueManager {
                     Some(false) => return vec!["Okay, I won't.".into()],
                     None => replies.push("I'll take that as a no.".into()),
                 },
+                // A guess the player did not answer is dropped: the new line is taken on its own.
+                // Only a short answer counts ("yes", "no thanks"), and "stop" keeps its own
+                // meaning: it must still halt whatever is running.
+                Waiting::Guess { chat, lf, plans } => {
+                    let answer = if words.len() <= 3 && words.first().is_some_and(|w| w != "stop") { pending::yes_no(&words) } else { None };
+                    match answer {
+                        Some(true) => return self.execute(plans, speaker, &chat, &lf, world, tasks, false),
+                        Some(false) => return vec!["Sorry, I got that wrong. Could you say it another way?".into()],
+                        None => {}
+                    }
+                }
                 Waiting::Which { chat, lf, choices } => match pending::choose(&words, &choices)
                     .or_else(|| named_choice(&words, &choices, memory))
                     .or_else(|| looked_choice(speaker, &text, &choices, world, memory))
@@ -144,12 +159,41 @@ impl DialogueManager {
             return replies;
         };
         if confidence < self.min_confidence && lf.dialogue_type != DialogueType::Noop {
+            if let Some(question) = self.guess(speaker, &text, &lf, confidence, world, memory) {
+                return question;
+            }
             tracing::debug!(confidence, "parse too unsure; treating as chit-chat");
             replies.push(format!("I'm not sure what you mean. {}", say::chit_chat(&text)));
             return replies;
         }
         replies.extend(self.route(speaker, &text, &lf, world, memory, tasks));
         replies
+    }
+
+    /// For a command the parser is unsure of (but not hopeless about), what the bot would do,
+    /// asked back as a yes/no question, the plans waiting on the answer. `None` when the guess is
+    /// too weak, is not a command, or would do nothing the player could recognise.
+    fn guess(
+        &mut self,
+        speaker: &str,
+        text: &str,
+        lf: &LogicalForm,
+        confidence: f32,
+        world: &dyn World,
+        memory: &mut Memory,
+    ) -> Option<Vec<String>> {
+        if confidence < self.guess_confidence || lf.dialogue_type != DialogueType::HumanGiveCommand {
+            return None;
+        }
+        let mut turn = Turn::new(speaker, text, world, memory);
+        let plans = actions::command(&mut turn, lf, &self.limits).ok()?;
+        let what = describe_plans(&plans, speaker)?;
+        self.pending.push(Pending {
+            speaker: speaker.to_string(),
+            asked_tick: world.tick(),
+            waiting: Waiting::Guess { chat: text.to_string(), lf: lf.clone(), plans },
+        });
+        Some(vec![format!("Not sure I got that. Did you mean: {what}? (yes/no)")])
     }
 
     /// A logical form for the chat: override, exact table, then the parser.
@@ -367,8 +411,14 @@ fn make_task(recipe: &Recipe, times: &Times, label: &str, limits: &crate::tasks:
 }
 
 fn acknowledge(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> String {
+    format!("Okay, {}.", doing(recipe, times, label, speaker))
+}
+
+/// What a task does, as a phrase: "building a red cube (3 times)".
+fn doing(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> String {
     let what = match recipe {
         Recipe::Build { .. } => format!("building {label}"),
+        Recipe::Dig { .. } => format!("digging {label}"),
         Recipe::Follow(who) if who == speaker => "following you. Say \"stop\" when you want me to stop".into(),
         Recipe::ComeHere(_) => "coming".into(),
         _ => label.to_string(),
@@ -379,7 +429,24 @@ fn acknowledge(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> St
         Times::Forever => " until you say stop".into(),
         Times::Until(_) => " until I get there".into(),
     };
-    format!("Okay, {what}{how}.")
+    format!("{what}{how}")
+}
+
+/// Plans as one phrase ("building a red cube, then going to (1, 5, 2)"); `None` when a plan is
+/// only something to say.
+fn describe_plans(plans: &[Plan], speaker: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    for plan in plans {
+        parts.push(match plan {
+            Plan::Push { recipe, times, label } => doing(recipe, times, label, speaker),
+            Plan::Stop => "stopping".into(),
+            Plan::Resume => "going on with what I stopped".into(),
+            Plan::Undo(_) => "undoing my last change".into(),
+            Plan::Confirm { plans, .. } => describe_plans(plans, speaker)?,
+            Plan::Say(_) => return None,
+        });
+    }
+    (!parts.is_empty()).then(|| parts.join(", then "))
 }
 
 #[cfg(test)]
@@ -399,6 +466,66 @@ mod tests {
         .expect("valid");
         dm.expect_parse("alice", text, lf);
         (dm, TaskStack::default(), text)
+    }
+
+    /// A parser that reads every line as "build a <first word>" with a fixed confidence.
+    struct Unsure(f32);
+
+    impl Parser for Unsure {
+        fn parse(&self, text: &str) -> crate::parser::Parsed {
+            let json = r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+                "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [0, 0]]}]}}}}]}"#;
+            let lf = validate_json(text, json).expect("valid for any one-word-or-longer text");
+            crate::parser::Parsed { lf, confidence: self.0, choices: Vec::new() }
+        }
+    }
+
+    #[test]
+    fn an_unsure_command_is_asked_back_and_yes_carries_it_out() {
+        let mut f = Fixture::new();
+        let mut tasks = TaskStack::default();
+        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.3))));
+        let r = dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
+        assert!(r.len() == 1 && r[0].starts_with("Not sure I got that. Did you mean: building a") && r[0].ends_with("(yes/no)"), "{r:?}");
+        assert!(tasks.current().is_none(), "nothing happens before the answer");
+        // Another player's "yes" is not an answer.
+        dm.handle("bob", "yes", &f.world, &mut f.memory, &mut tasks);
+        assert!(tasks.current().is_none());
+        let r = dm.handle("alice", "yes", &f.world, &mut f.memory, &mut tasks);
+        assert!(r.iter().any(|l| l.starts_with("Okay, building")), "{r:?}");
+        assert!(tasks.current().is_some());
+    }
+
+    #[test]
+    fn an_unsure_guess_is_dropped_by_no_or_by_a_new_line_and_stop_still_stops() {
+        let mut f = Fixture::new();
+        let mut tasks = TaskStack::default();
+        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.3))));
+        dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
+        let r = dm.handle("alice", "no", &f.world, &mut f.memory, &mut tasks);
+        assert_eq!(r, vec!["Sorry, I got that wrong. Could you say it another way?".to_string()]);
+        assert!(!dm.is_waiting() && tasks.current().is_none());
+        // A new line instead of an answer is understood on its own (here: asked back again).
+        dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
+        let r = dm.handle("alice", "tower with a door", &f.world, &mut f.memory, &mut tasks);
+        assert!(r[0].starts_with("Not sure I got that"), "{r:?}");
+        // "stop" is never taken as the answer "no": it reaches the task stack.
+        dm.expect_parse("alice", "stop", validate_json("stop", r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "STOP"}]}"#).unwrap());
+        let r = dm.handle("alice", "stop", &f.world, &mut f.memory, &mut tasks);
+        assert!(r[0].contains("not doing anything"), "{r:?}");
+    }
+
+    #[test]
+    fn a_hopeless_parse_is_chit_chat_and_a_sure_one_acts_at_once() {
+        let mut f = Fixture::new();
+        let mut tasks = TaskStack::default();
+        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.05))));
+        let r = dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
+        assert!(r[0].starts_with("I'm not sure what you mean"), "{r:?}");
+        assert!(!dm.is_waiting());
+        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.9))));
+        let r = dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
+        assert!(r[0].starts_with("Okay, building"), "{r:?}");
     }
 
     #[test]
@@ -496,4 +623,5 @@ mod llm_tests {
         assert!(r.iter().any(|l| l.contains("coming")), "{r:?}");
         assert!(!dm.is_thinking());
     }
+
 }

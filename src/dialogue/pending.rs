@@ -13,6 +13,9 @@ pub enum Waiting {
     Which { chat: String, lf: LogicalForm, choices: Vec<Choice> },
     /// "Are you sure? (yes/no)" — yes carries out the plans.
     Confirm { chat: String, lf: LogicalForm, plans: Vec<Plan> },
+    /// "Did you mean: …? (yes/no)" about an unsure parse — yes carries out the plans; any other
+    /// line is taken as a new one.
+    Guess { chat: String, lf: LogicalForm, plans: Vec<Plan> },
 }
 
 pub struct Pending {

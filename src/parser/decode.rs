@@ -10,12 +10,14 @@ use super::model::{Encoded, LayerCache, Seq2Seq};
 use super::vocab::OutVocab;
 use crate::logical_form::Span;
 
-/// A decoded sequence: tokens, spans, and the summed log-probability of every choice.
-#[derive(Debug, Clone)]
+/// A decoded sequence: tokens, spans, the summed log-probability of every choice, and each
+/// choice's own log-probability (tokens the grammar forces are not choices).
+#[derive(Debug, Clone, Default)]
 pub struct Decoded {
     pub tokens: Vec<String>,
     pub spans: Vec<Span>,
     pub log_prob: f32,
+    pub choices: Vec<f32>,
 }
 
 fn log_sum_exp(values: impl Iterator<Item = f32> + Clone) -> f32 {
@@ -55,7 +57,7 @@ pub fn greedy(
 ) -> Result<Option<Decoded>> {
     let mut cache = model.start_cache(enc)?;
     let mut state = State::new(grammar);
-    let mut out = Decoded { tokens: Vec::new(), spans: Vec::new(), log_prob: 0.0 };
+    let mut out = Decoded::default();
     let Some(mut input) = vocab.id(BOS) else { return Ok(None) };
     let mut input_span = None;
     for position in 0..model.cfg.max_tokens {
@@ -77,6 +79,7 @@ pub fn greedy(
                 .cloned()
                 .unwrap_or_else(|| allowed[0].clone());
             out.log_prob += logits[best.0 as usize] - norm;
+            out.choices.push(logits[best.0 as usize] - norm);
             best
         };
         if token == EOS {
@@ -87,6 +90,7 @@ pub fn greedy(
             let (start, end) = model.span_log_probs(&h, enc)?;
             let (span, lp) = best_span(&start, &end, n_words);
             out.log_prob += lp;
+            out.choices.push(lp);
             out.spans.push(span);
             input_span = Some((span.start, span.end));
         }
@@ -121,7 +125,7 @@ pub fn beam(
     let mut live = vec![Hypothesis {
         state: State::new(grammar),
         cache: model.start_cache(enc)?,
-        out: Decoded { tokens: Vec::new(), spans: Vec::new(), log_prob: 0.0 },
+        out: Decoded::default(),
         input: bos,
         input_span: None,
     }];
@@ -135,7 +139,8 @@ pub fn beam(
                 continue;
             }
             let h = model.step(enc, &mut hyp.cache, hyp.input, hyp.input_span, position)?;
-            let scored: Vec<(u32, String, f32)> = if allowed.len() == 1 {
+            let forced = allowed.len() == 1;
+            let scored: Vec<(u32, String, f32)> = if forced {
                 allowed.into_iter().map(|(id, t)| (id, t, 0.0)).collect()
             } else {
                 let logits = model.token_log_probs(&h)?;
@@ -149,6 +154,9 @@ pub fn beam(
             for (id, token, lp) in scored.into_iter().take(width) {
                 let mut next = hyp.clone();
                 next.out.log_prob += lp;
+                if !forced {
+                    next.out.choices.push(lp);
+                }
                 if token == EOS {
                     finished.push(next.out);
                     continue;
@@ -161,6 +169,7 @@ pub fn beam(
                     let (start, end) = pointers.as_ref().map(|(s, e)| (s.as_slice(), e.as_slice())).unwrap_or_default();
                     let (span, lp) = best_span(start, end, n_words);
                     next.out.log_prob += lp;
+                    next.out.choices.push(lp);
                     next.out.spans.push(span);
                     next.input_span = Some((span.start, span.end));
                 }

@@ -31,11 +31,13 @@ use vocab::{OutVocab, TRIGRAMS_PER_WORD, WordVocab};
 use crate::logical_form::{self, DialogueType, LogicalForm};
 
 /// A parse: the logical form and how sure the parser is (0–1; the probability the model gives to
-/// the whole form, so long or unusual forms score lower).
+/// the whole form, so long or unusual forms score lower), with the log-probability of each choice
+/// the decoder made (empty for parses that did not come from the network), for calibration.
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub lf: LogicalForm,
     pub confidence: f32,
+    pub choices: Vec<f32>,
 }
 
 /// Anything that turns chat into a logical form.
@@ -164,7 +166,7 @@ impl NeuralParser {
                 let value = linearize::delinearize(&decoded.tokens, &decoded.spans)?;
                 let lf = LogicalForm::from_json_value(&value).ok()?;
                 logical_form::validate(&text, &lf).ok()?;
-                Some(Parsed { lf, confidence: decoded.log_prob.exp() })
+                Some(Parsed { lf, confidence: decoded.log_prob.exp(), choices: decoded.choices })
             })
         };
         if self.beam_width <= 1 {
@@ -183,11 +185,11 @@ impl Parser for NeuralParser {
     fn parse(&self, text: &str) -> Parsed {
         let words = logical_form::tokenize(text);
         if words.is_empty() {
-            return Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 1.0 };
+            return Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 1.0, choices: Vec::new() };
         }
         self.try_parse(&words).unwrap_or_else(|| {
             tracing::debug!(text, "no valid parse; falling back to NOOP");
-            Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 0.0 }
+            Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 0.0, choices: Vec::new() }
         })
     }
 }

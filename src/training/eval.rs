@@ -27,11 +27,15 @@ impl Tally {
     }
 }
 
-/// One wrong parse: what was said, what the annotators wrote, what the parser made of it.
+/// One parse: what was said, whether the parser got it exactly, why not, how sure it was (and
+/// of each choice), what the annotators wrote and what the parser made of it.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct Mistake {
+pub struct Record {
     pub text: String,
-    pub kind: &'static str,
+    pub correct: bool,
+    pub error: Option<&'static str>,
+    pub confidence: f32,
+    pub choices: Vec<f32>,
     pub gold: Value,
     pub predicted: Value,
 }
@@ -43,8 +47,8 @@ pub struct Report {
     pub by_dialogue: BTreeMap<String, Tally>,
     pub by_action: BTreeMap<String, Tally>,
     pub errors: BTreeMap<String, usize>,
-    /// Every wrong parse, in input order.
-    pub mistakes: Vec<Mistake>,
+    /// Every parse, in input order.
+    pub records: Vec<Record>,
     /// Milliseconds per parse (normalisation, encoding and decoding included), sorted.
     pub latencies_ms: Vec<f64>,
 }
@@ -114,11 +118,19 @@ pub fn evaluate(parser: &dyn Parser, examples: &[Example]) -> Report {
         for action in action_types(&example.json) {
             report.by_action.entry(action).or_default().add(ok);
         }
-        if !ok {
-            let kind = error_kind(&predicted, &example.json);
+        let error = (!ok).then(|| error_kind(&predicted, &example.json));
+        if let Some(kind) = error {
             *report.errors.entry(kind.to_string()).or_default() += 1;
-            report.mistakes.push(Mistake { text, kind, gold: example.json.clone(), predicted });
         }
+        report.records.push(Record {
+            text,
+            correct: ok,
+            error,
+            confidence: parsed.confidence,
+            choices: parsed.choices,
+            gold: example.json.clone(),
+            predicted,
+        });
     }
     report.latencies_ms.sort_by(f64::total_cmp);
     report
