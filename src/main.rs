@@ -93,6 +93,13 @@ enum Command {
         d_model: usize,
         #[arg(long, default_value_t = 2)]
         layers: usize,
+        /// Dropout on every sublayer's output and on the embeddings (0 turns it off, e.g. to fit
+        /// the training data harder in a last fine-tuning round).
+        #[arg(long, default_value_t = 0.1)]
+        dropout: f32,
+        /// Chance of hiding a training word as `[UNK]`, so the character trigrams learn to stand in.
+        #[arg(long, default_value_t = 0.1)]
+        word_dropout: f32,
         /// Fraction of unique texts held out for validation.
         #[arg(long, default_value_t = 0.1)]
         valid_fraction: f64,
@@ -185,6 +192,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             patience,
             d_model,
             layers,
+            dropout,
+            word_dropout,
             valid_fraction,
             valid_limit,
             resume,
@@ -209,6 +218,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 d_ff: d_model * 2,
                 encoder_layers: layers,
                 decoder_layers: layers,
+                dropout,
+                word_dropout,
                 valid_limit,
                 ..Default::default()
             },

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use craftmate::dialogue::manager::{ACT_CONFIDENCE as ACT, GUESS_CONFIDENCE as GUESS};
 use craftmate::training::{data, eval};
 
 pub struct Args<'a> {
@@ -63,6 +64,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     errors.sort_by(|a, b| b.1.cmp(a.1));
     for (kind, n) in errors {
         println!("  {n:6}  {kind}");
+    }
+    // How well the confidence separates right from wrong parses, in the dialogue manager's bands
+    // (act at once / ask back / treat as chit-chat).
+    println!("confidence bands (exact match within each):");
+    for (name, lo, hi) in
+        [("act", ACT, f32::INFINITY), ("ask back", GUESS, ACT), ("chit-chat", f32::NEG_INFINITY, GUESS)]
+    {
+        let band: Vec<_> = report.records.iter().filter(|r| r.confidence >= lo && r.confidence < hi).collect();
+        let right = band.iter().filter(|r| r.correct).count();
+        let pct = if band.is_empty() { 0.0 } else { 100.0 * right as f64 / band.len() as f64 };
+        println!("  {:<24} {:5} parses, {pct:6.2}% exact ({right})", format!("{name} [{lo}, {hi})"), band.len());
     }
     println!("latency p50: {:.2} ms, p99: {:.2} ms", report.latency(0.5), report.latency(0.99));
     println!("exact match: {:.2}% ({}/{})", report.overall.percent(), report.overall.correct, report.overall.total);

@@ -26,6 +26,10 @@ use crate::world::World;
 /// Longest chat the bot tries to understand; longer lines get a polite request to be brief.
 pub const MAX_CHAT_CHARS: usize = 500;
 
+/// Default confidence for acting on a parse at once, and for asking it back as a guess.
+pub const ACT_CONFIDENCE: f32 = 0.5;
+pub const GUESS_CONFIDENCE: f32 = 0.15;
+
 pub struct DialogueManager {
     pub disallowed: Disallowed,
     pub exact: ExactTable,
@@ -50,8 +54,8 @@ impl DialogueManager {
             disallowed: Disallowed::default_list(),
             exact: ExactTable::default_table(),
             parser,
-            min_confidence: 0.5,
-            guess_confidence: 0.15,
+            min_confidence: ACT_CONFIDENCE,
+            guess_confidence: GUESS_CONFIDENCE,
             limits: schematics::Limits::default(),
             llm: None,
             overrides: Vec::new(),
