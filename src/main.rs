@@ -135,6 +135,10 @@ enum Command {
         /// Beam width for decoding (1 = greedy; default: the parser's).
         #[arg(long)]
         beam: Option<usize>,
+        /// Score the parser on the `say` lines (with an `lf`) of these scenario files or folders
+        /// instead of --data, e.g. `--scenarios tests/scenarios`.
+        #[arg(long, num_args = 1..)]
+        scenarios: Vec<PathBuf>,
         /// Write every parse here, one JSON object a line: text, correct, error kind, confidence
         /// (and each decoder choice's log-probability), gold and predicted forms.
         #[arg(long)]
@@ -224,7 +228,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..Default::default()
             },
         }),
-        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, dump } => {
+        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, dump, scenarios } => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // SAFETY: set before any other thread exists.
@@ -239,6 +243,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 limit,
                 beam,
                 dump: dump.as_deref(),
+                scenarios: &scenarios,
             })
         }
         Command::Parse { text, model, beam } => cli::parse::run(&text, model.as_deref(), beam),

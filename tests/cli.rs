@@ -47,3 +47,31 @@ fn no_subcommand_starts_the_play_repl_and_help_lists_subcommands() {
     assert_eq!(code, 0);
     assert!(out.contains("check-data") && out.contains("scenario") && out.contains("play"));
 }
+
+#[test]
+fn eval_parser_scores_the_scenario_phrasings_and_dumps_every_parse() {
+    let dump = tempfile::NamedTempFile::new().unwrap();
+    let (code, out, err) = craftmate(&[
+        "eval-parser",
+        "--scenarios",
+        "tests/scenarios/actions",
+        "--limit",
+        "6",
+        "--dump",
+        dump.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("evaluating the ") && out.contains("say/lf pairs of the scenarios"), "{out}");
+    assert!(out.contains("confidence bands"), "{out}");
+    let last: Vec<&str> = out.lines().rev().take(2).collect();
+    assert!(last[0].starts_with("exact match: ") && last[0].ends_with("/6)"), "{out}");
+    assert!(last[1].starts_with("latency p50: "), "{out}");
+    // One JSON object per parse, with what a calibration study needs.
+    let lines: Vec<serde_json::Value> =
+        std::fs::read_to_string(dump.path()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 6);
+    for l in &lines {
+        assert!(l["text"].is_string() && l["correct"].is_boolean() && l["confidence"].is_number(), "{l}");
+        assert!(l["gold"]["dialogue_type"].is_string() && l["predicted"]["dialogue_type"].is_string(), "{l}");
+    }
+}

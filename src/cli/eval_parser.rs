@@ -2,11 +2,13 @@
 //! annotated file it scores the held-out validation split (the same seeded split training uses);
 //! latency is measured on one thread, per parse, normalisation and decoding included.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use craftmate::dialogue::manager::{ACT_CONFIDENCE as ACT, GUESS_CONFIDENCE as GUESS};
+use craftmate::logical_form::tokenize;
+use craftmate::scenario::load;
 use craftmate::training::{data, eval};
 
 pub struct Args<'a> {
@@ -18,25 +20,18 @@ pub struct Args<'a> {
     pub limit: Option<usize>,
     pub beam: Option<usize>,
     pub dump: Option<&'a Path>,
+    /// Score the `say` lines of these scenario files (those with an `lf`) instead of `data`.
+    pub scenarios: &'a [PathBuf],
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let parser = super::load_parser(args.model, args.beam)?;
-    let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
-    let is_annotated = args.data.file_name().is_some_and(|n| n == "annotated.txt");
-    let mut rows = if is_annotated && !args.all {
-        let (_, valid) = data::split(rows, args.valid_fraction, args.seed);
-        println!(
-            "evaluating the held-out validation split of {} ({} rows; seed {}, {:.0}% of unique texts; --all for every row)",
-            args.data.display(),
-            valid.len(),
-            args.seed,
-            args.valid_fraction * 100.0
-        );
-        valid
-    } else {
-        println!("evaluating every row of {} ({} rows)", args.data.display(), rows.len());
+    let mut rows = if !args.scenarios.is_empty() {
+        let rows = scenario_rows(args.scenarios)?;
+        println!("evaluating the {} distinct say/lf pairs of the scenarios", rows.len());
         rows
+    } else {
+        annotated_rows(&args)?
     };
     if let Some(limit) = args.limit {
         rows.truncate(limit);
@@ -79,4 +74,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!("latency p50: {:.2} ms, p99: {:.2} ms", report.latency(0.5), report.latency(0.99));
     println!("exact match: {:.2}% ({}/{})", report.overall.percent(), report.overall.correct, report.overall.total);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The annotated file's held-out validation split (the split training uses), or every row.
+fn annotated_rows(args: &Args) -> anyhow::Result<Vec<data::Example>> {
+    let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let is_annotated = args.data.file_name().is_some_and(|n| n == "annotated.txt");
+    Ok(if is_annotated && !args.all {
+        let (_, valid) = data::split(rows, args.valid_fraction, args.seed);
+        println!(
+            "evaluating the held-out validation split of {} ({} rows; seed {}, {:.0}% of unique texts; --all for every row)",
+            args.data.display(),
+            valid.len(),
+            args.seed,
+            args.valid_fraction * 100.0
+        );
+        valid
+    } else {
+        println!("evaluating every row of {} ({} rows)", args.data.display(), rows.len());
+        rows
+    })
+}
+
+/// The scenarios' chat lines that carry an `lf` hint, as examples (each distinct pair once): how
+/// well the parser reads the phrasings the behaviour tests use.
+fn scenario_rows(paths: &[PathBuf]) -> anyhow::Result<Vec<data::Example>> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut rows = Vec::new();
+    for file in load::collect_files(paths)? {
+        let scenario = load::load(&file)?;
+        for step in scenario.steps {
+            if let load::Step::Say { text, lf: Some(lf), .. } = step {
+                let json = lf.to_json_value();
+                if seen.insert((text.clone(), json.to_string())) {
+                    rows.push(data::Example { words: tokenize(&text), json });
+                }
+            }
+        }
+    }
+    Ok(rows)
 }
