@@ -591,6 +591,26 @@ mod tests {
     use crate::world::{Actor, Look, Vec3};
 
     #[test]
+    fn a_missing_thing_is_named_in_the_players_words() {
+        let mut w = EmbeddedWorld::flat();
+        w.add_player("alice", Vec3::new(0.5, 5.0, 0.5), Look::new(0.0, 0.0));
+        let mut memory = Memory::in_memory().unwrap();
+        // The annotations' convention: the name's span leaves out "the", and colour comes after
+        // the name in the clause list. The reply still reads "the red castle".
+        let text = "go to the red castle";
+        let lf = crate::logical_form::validate_json(
+            text,
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [4, 4]]}, {"pred_text": "has_colour", "obj_text": [0, [3, 3]]}]}}}}}]}"#,
+        )
+        .unwrap();
+        let mut turn = Turn::new("alice", text, &w, &mut memory);
+        match command(&mut turn, &lf, &schematics::Limits::default()) {
+            Err(Problem::Say(s)) => assert_eq!(s, "I can't find \"the red castle\"."),
+            other => panic!("expected a polite refusal, got {:?}", other.map(|p| p.len())),
+        }
+    }
+
+    #[test]
     fn near_a_pillar_is_beside_it_not_on_top() {
         let mut w = EmbeddedWorld::flat();
         let pillar = BBox::new(Pos::new(-8, 5, 10), Pos::new(-8, 10, 10));

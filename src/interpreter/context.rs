@@ -50,6 +50,13 @@ impl<'a> Turn<'a> {
         self.words(span).join(" ")
     }
 
+    /// The article the player put just before a span ("call this *the* castle" when the span
+    /// covers only "castle", as the annotations usually do), for saying names back in their words.
+    pub fn article_before(&self, span: Span) -> Option<&str> {
+        let i = span.start.checked_sub(1)?;
+        self.tokens.get(i).map(String::as_str).filter(|w| matches!(*w, "the" | "a" | "an"))
+    }
+
     pub fn agent_pos(&self) -> Pos {
         self.world.agent_pos()
     }

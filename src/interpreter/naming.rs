@@ -42,6 +42,7 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
         if mine || article.is_some() {
             words.remove(0);
         }
+        let article = article.or_else(|| turn.article_before(span).map(str::to_string));
         if words.is_empty() {
             continue;
         }
@@ -124,6 +125,14 @@ mod tests {
             r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [4, 4]]}]}}}"#,
         );
         assert_eq!(a, "Got it: the yellow cube is tall.");
+        // The annotations usually leave the article out of the span: it is still said back.
+        let a = tell(
+            &mut f,
+            "call the yellow cube the fort",
+            r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [5, 5]]}]}}}"#,
+        );
+        assert_eq!(a, "Got it: the yellow cube is the fort.");
+        assert!(f.memory.values_of(id, "has_tag").unwrap().contains(&"fort".to_string()));
     }
 
     #[test]

@@ -119,8 +119,15 @@ pub fn phrase(turn: &Turn, r: &ReferenceObject) -> String {
     if let Some(s) = r.text_span {
         return turn.text_of(s);
     }
-    let names: Vec<String> = r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).map(|s| turn.text_of(s)).collect();
-    if names.is_empty() { "that".into() } else { names.join(" ") }
+    let mut spans: Vec<_> = r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).collect();
+    spans.sort_by_key(|s| s.start);
+    let Some(first) = spans.first() else { return "that".into() };
+    // In the player's order and with their article: "the red tower", not "tower red".
+    let names: Vec<String> = spans.iter().map(|s| turn.text_of(*s)).collect();
+    match turn.article_before(*first) {
+        Some(article) => format!("{article} {}", names.join(" ")),
+        None => names.join(" "),
+    }
 }
 
 fn memory_referent(turn: &Turn, id: MemoryId) -> Result<Option<Referent>> {
