@@ -154,19 +154,20 @@ fn about_tasks(filters: &Filters, tasks: &TaskStack) -> String {
 
 /// What the question is about, in the player's words ("red towers" → "red tower").
 fn asked_about(turn: &Turn, filters: &Filters) -> String {
-    let mut words: Vec<String> = Vec::new();
+    let mut spans = Vec::new();
     for t in filters.triples() {
         if matches!(t.pred_text, Predicate::HasColour | Predicate::HasName | Predicate::HasBlockType | Predicate::HasSize | Predicate::HasTag) {
-            if let Some(s) = t.obj_span() {
-                words.push(turn.text_of(s));
-            }
+            spans.extend(t.obj_span());
         }
     }
-    if words.is_empty() {
+    if spans.is_empty() {
         return "such thing".into();
     }
-    // Names usually come last; keep the player's order otherwise, and singularise the last word.
-    let mut phrase = words.join(" ");
+    // In the player's word order whatever the clause order ("red towers", not "towers red"), and
+    // with the last word singular.
+    spans.sort_by_key(|s| (s.start, s.end));
+    spans.dedup();
+    let mut phrase = spans.iter().map(|s| turn.text_of(*s)).collect::<Vec<_>>().join(" ");
     if phrase.ends_with('s') && !phrase.ends_with("ss") {
         phrase.pop();
     }
@@ -264,6 +265,13 @@ mod tests {
             &mut f,
             "how many purple towers are there",
             r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": "COUNT", "where_clause": {"AND": [{"pred_text": "has_colour", "obj_text": [0, [2, 2]]}, {"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}"#,
+        );
+        assert_eq!(a, "I don't see any purple towers.");
+        // The clauses in the annotations' usual order (name first) still read in the player's order.
+        let a = ask(
+            &mut f,
+            "how many purple towers are there",
+            r#"{"dialogue_type": "GET_MEMORY", "filters": {"output": "COUNT", "where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 2]]}]}}}"#,
         );
         assert_eq!(a, "I don't see any purple towers.");
     }

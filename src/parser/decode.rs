@@ -1,6 +1,7 @@
 //! Grammar-constrained greedy decoding: at each step only tokens the [`Grammar`] allows are
-//! considered, spans are the best (start ≤ end) pair of word pointers, and the result's
-//! log-probability (renormalised over the allowed choices) becomes the confidence.
+//! considered, spans are the best (start ≤ end) pair of word pointers, and the log-probabilities
+//! of the choices (renormalised over the allowed ones) that change what the bot does become the
+//! confidence.
 
 use candle_core::Result;
 
@@ -10,14 +11,30 @@ use super::model::{Encoded, LayerCache, Seq2Seq};
 use super::vocab::OutVocab;
 use crate::logical_form::Span;
 
-/// A decoded sequence: tokens, spans, the summed log-probability of every choice, and each
-/// choice's own log-probability (tokens the grammar forces are not choices).
+/// A decoded sequence: tokens, spans, the summed log-probability of every choice (for ranking),
+/// and the log-probability of each choice that changes what the bot does (for the confidence):
+/// tokens the grammar forces are no choice, and neither is a `text_span` — whether the annotators
+/// would have written one, and where its edges fall, never changes the action.
 #[derive(Debug, Clone, Default)]
 pub struct Decoded {
     pub tokens: Vec<String>,
     pub spans: Vec<Span>,
     pub log_prob: f32,
     pub choices: Vec<f32>,
+}
+
+/// The key whose presence and span are bookkeeping (see [`Decoded`]).
+const TEXT_SPAN_KEY: &str = "k:text_span";
+
+/// A token choice's log-probability with `text_span` taken out of the running: `chosen` and
+/// `text_span` are log-probabilities renormalised over the allowed tokens. Choosing `text_span`
+/// itself is certain.
+fn behaviour_log_prob(token: &str, chosen: f32, text_span: Option<f32>) -> f32 {
+    match text_span {
+        _ if token == TEXT_SPAN_KEY => 0.0,
+        Some(ts) => (chosen - (1.0 - ts.exp()).max(1e-6).ln()).min(0.0),
+        None => chosen,
+    }
 }
 
 fn log_sum_exp(values: impl Iterator<Item = f32> + Clone) -> f32 {
@@ -78,8 +95,10 @@ pub fn greedy(
                 .max_by(|a, b| logits[a.0 as usize].total_cmp(&logits[b.0 as usize]))
                 .cloned()
                 .unwrap_or_else(|| allowed[0].clone());
-            out.log_prob += logits[best.0 as usize] - norm;
-            out.choices.push(logits[best.0 as usize] - norm);
+            let lp = logits[best.0 as usize] - norm;
+            let text_span = allowed.iter().find(|(_, t)| t == TEXT_SPAN_KEY).map(|(id, _)| logits[*id as usize] - norm);
+            out.log_prob += lp;
+            out.choices.push(behaviour_log_prob(&best.1, lp, text_span));
             best
         };
         if token == EOS {
@@ -90,7 +109,9 @@ pub fn greedy(
             let (start, end) = model.span_log_probs(&h, enc)?;
             let (span, lp) = best_span(&start, &end, n_words);
             out.log_prob += lp;
-            out.choices.push(lp);
+            if out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
+                out.choices.push(lp);
+            }
             out.spans.push(span);
             input_span = Some((span.start, span.end));
         }
@@ -150,12 +171,13 @@ pub fn beam(
                 ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
                 ranked
             };
+            let text_span = scored.iter().find(|(_, t, _)| t == TEXT_SPAN_KEY).map(|(_, _, lp)| *lp);
             let mut pointers = None;
             for (id, token, lp) in scored.into_iter().take(width) {
                 let mut next = hyp.clone();
                 next.out.log_prob += lp;
                 if !forced {
-                    next.out.choices.push(lp);
+                    next.out.choices.push(behaviour_log_prob(&token, lp, text_span));
                 }
                 if token == EOS {
                     finished.push(next.out);
@@ -169,7 +191,9 @@ pub fn beam(
                     let (start, end) = pointers.as_ref().map(|(s, e)| (s.as_slice(), e.as_slice())).unwrap_or_default();
                     let (span, lp) = best_span(start, end, n_words);
                     next.out.log_prob += lp;
-                    next.out.choices.push(lp);
+                    if hyp.out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
+                        next.out.choices.push(lp);
+                    }
                     next.out.spans.push(span);
                     next.input_span = Some((span.start, span.end));
                 }

@@ -30,9 +30,9 @@ use vocab::{OutVocab, TRIGRAMS_PER_WORD, WordVocab};
 
 use crate::logical_form::{self, DialogueType, LogicalForm};
 
-/// A parse: the logical form and how sure the parser is (0–1; the probability the model gives to
-/// the whole form, so long or unusual forms score lower), with the log-probability of each choice
-/// the decoder made (empty for parses that did not come from the network), for calibration.
+/// A parse: the logical form and how sure the parser is (0–1: the probability the model gives to
+/// every choice in the form that changes what the bot does, so long or unusual forms score lower),
+/// with those choices' log-probabilities (empty for parses that did not come from the network).
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub lf: LogicalForm,
@@ -166,7 +166,8 @@ impl NeuralParser {
                 let value = linearize::delinearize(&decoded.tokens, &decoded.spans)?;
                 let lf = LogicalForm::from_json_value(&value).ok()?;
                 logical_form::validate(&text, &lf).ok()?;
-                Some(Parsed { lf, confidence: decoded.log_prob.exp(), choices: decoded.choices })
+                let confidence = decoded.choices.iter().sum::<f32>().exp();
+                Some(Parsed { lf, confidence, choices: decoded.choices })
             })
         };
         if self.beam_width <= 1 {
