@@ -608,6 +608,18 @@ mod tests {
             Err(Problem::Say(s)) => assert_eq!(s, "I can't find \"the red castle\"."),
             other => panic!("expected a polite refusal, got {:?}", other.map(|p| p.len())),
         }
+        // With a text_span that leaves the article out, as the annotations do.
+        let text = "go to the castle";
+        let lf = crate::logical_form::validate_json(
+            text,
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}, "text_span": [0, [3, 3]]}}}]}"#,
+        )
+        .unwrap();
+        let mut turn = Turn::new("alice", text, &w, &mut memory);
+        match command(&mut turn, &lf, &schematics::Limits::default()) {
+            Err(Problem::Say(s)) => assert_eq!(s, "I can't find \"the castle\"."),
+            other => panic!("expected a polite refusal, got {:?}", other.map(|p| p.len())),
+        }
     }
 
     #[test]

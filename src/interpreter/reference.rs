@@ -11,7 +11,7 @@ use super::context::Turn;
 use super::describe;
 use super::problem::{Choice, Problem, Result};
 use crate::logical_form::{
-    Coreference, FixedReference, Filters, Predicate, QuantityKind, ReferenceObject, ReturnQuantity, SelectorArg,
+    Coreference, FixedReference, Filters, Predicate, QuantityKind, ReferenceObject, ReturnQuantity, SelectorArg, Span,
     Triple, WhereClause, WhereItem,
 };
 use crate::memory::query::location::coordinates;
@@ -116,18 +116,18 @@ fn wants_all(filters: &Filters) -> bool {
 
 /// The words a player used for this reference, for "I can't find …" replies.
 pub fn phrase(turn: &Turn, r: &ReferenceObject) -> String {
+    // In the player's order and with their article: "the red tower", not "tower red" or "tower".
+    let said = |first: Span, text: String| match turn.article_before(first) {
+        Some(article) => format!("{article} {text}"),
+        None => text,
+    };
     if let Some(s) = r.text_span {
-        return turn.text_of(s);
+        return said(s, turn.text_of(s));
     }
     let mut spans: Vec<_> = r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).collect();
     spans.sort_by_key(|s| s.start);
     let Some(first) = spans.first() else { return "that".into() };
-    // In the player's order and with their article: "the red tower", not "tower red".
-    let names: Vec<String> = spans.iter().map(|s| turn.text_of(*s)).collect();
-    match turn.article_before(*first) {
-        Some(article) => format!("{article} {}", names.join(" ")),
-        None => names.join(" "),
-    }
+    said(*first, spans.iter().map(|s| turn.text_of(*s)).collect::<Vec<_>>().join(" "))
 }
 
 fn memory_referent(turn: &Turn, id: MemoryId) -> Result<Option<Referent>> {
