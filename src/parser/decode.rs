@@ -217,3 +217,19 @@ pub fn beam(
     finished.sort_by(|a, b| per_token(b).total_cmp(&per_token(a)));
     Ok(finished)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_span_choice_never_lowers_the_confidence() {
+        // Choosing `text_span` is bookkeeping: certain.
+        assert_eq!(behaviour_log_prob(TEXT_SPAN_KEY, 0.4f32.ln(), Some(0.4f32.ln())), 0.0);
+        // Another key chosen at 0.3 while text_span had 0.6: 0.3 of the 0.4 left, i.e. 0.75.
+        let lp = behaviour_log_prob("k:schematic", 0.3f32.ln(), Some(0.6f32.ln()));
+        assert!((lp.exp() - 0.75).abs() < 1e-5, "{}", lp.exp());
+        // No text_span among the choices: unchanged.
+        assert_eq!(behaviour_log_prob("v:BUILD", 0.5f32.ln(), None), 0.5f32.ln());
+    }
+}
