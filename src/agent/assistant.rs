@@ -77,10 +77,10 @@ impl Assistant {
                     None
                 }
             };
-            if let (Some(state), Some(row)) = (state, self.task_rows.get(&ev.id)) {
-                if let Err(e) = self.memory.update_task(*row, state) {
-                    tracing::warn!("could not update a task: {e}");
-                }
+            if let (Some(state), Some(row)) = (state, self.task_rows.get(&ev.id))
+                && let Err(e) = self.memory.update_task(*row, state)
+            {
+                tracing::warn!("could not update a task: {e}");
             }
         }
     }

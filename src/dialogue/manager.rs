@@ -296,16 +296,16 @@ impl DialogueManager {
         // Undoing a big build takes a lot down: ask first.
         if !confirmed {
             for p in &plans {
-                if let Plan::Undo(kind) = p {
-                    if let Some(r) = tasks.last_undoable(*kind).filter(|r| r.changes.len() > actions::CONFIRM_BLOCKS) {
-                        let question = format!("Undo {}? That changes {} blocks. (yes/no)", r.description, r.changes.len());
-                        self.pending.push(Pending {
-                            speaker: speaker.to_string(),
-                            asked_tick: world.tick(),
-                            waiting: Waiting::Confirm { chat: text.to_string(), lf: lf.clone(), plans },
-                        });
-                        return vec![question];
-                    }
+                if let Plan::Undo(kind) = p
+                    && let Some(r) = tasks.last_undoable(*kind).filter(|r| r.changes.len() > actions::CONFIRM_BLOCKS)
+                {
+                    let question = format!("Undo {}? That changes {} blocks. (yes/no)", r.description, r.changes.len());
+                    self.pending.push(Pending {
+                        speaker: speaker.to_string(),
+                        asked_tick: world.tick(),
+                        waiting: Waiting::Confirm { chat: text.to_string(), lf: lf.clone(), plans },
+                    });
+                    return vec![question];
                 }
             }
         }

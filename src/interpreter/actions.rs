@@ -153,16 +153,16 @@ fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     });
     let Some(loc) = loc else { return Err(Problem::say("Where should I go?")) };
     // "follow me" / "follow alice": a move to a player that never ends.
-    if matches!(times, Times::Forever) {
-        if let Some(r) = loc.as_location().and_then(|l| l.reference_object.as_deref()) {
-            if let Ok(Referent::Memory { id, kind: MemoryKind::Player, .. }) = reference::resolve_one(turn, r, Want::Anything) {
-                let name = describe::noun(turn.memory, id);
-                return Ok(push(Recipe::Follow(name.clone()), Times::Count(1), format!("following {name}")));
-            }
-            if r.fixed_reference() == Some(crate::logical_form::FixedReference::Speaker) {
-                let name = turn.speaker.clone();
-                return Ok(push(Recipe::Follow(name.clone()), Times::Count(1), format!("following {name}")));
-            }
+    if matches!(times, Times::Forever)
+        && let Some(r) = loc.as_location().and_then(|l| l.reference_object.as_deref())
+    {
+        if let Ok(Referent::Memory { id, kind: MemoryKind::Player, .. }) = reference::resolve_one(turn, r, Want::Anything) {
+            let name = describe::noun(turn.memory, id);
+            return Ok(push(Recipe::Follow(name.clone()), Times::Count(1), format!("following {name}")));
+        }
+        if r.fixed_reference() == Some(crate::logical_form::FixedReference::Speaker) {
+            let name = turn.speaker.clone();
+            return Ok(push(Recipe::Follow(name.clone()), Times::Count(1), format!("following {name}")));
         }
     }
     let speaker_ref = loc.as_location().is_some_and(|l| {
@@ -227,10 +227,10 @@ fn label_of(req: &ShapeRequest) -> String {
     if let Some(c) = &req.colour {
         words.push(c.clone());
     }
-    if let Some(m) = &req.block_type {
-        if !req.name.contains(m.as_str()) {
-            words.push(m.clone());
-        }
+    if let Some(m) = &req.block_type
+        && !req.name.contains(m.as_str())
+    {
+        words.push(m.clone());
     }
     words.push(req.name.clone());
     let phrase = words.join(" ");
@@ -567,15 +567,13 @@ fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let words: Vec<String> = r.text_span.map(|s| turn.words(s)).unwrap_or_else(|| {
         r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).flat_map(|s| turn.words(s)).collect()
     });
-    if receiver_is_speaker {
-        if let Some(item) = item_id(&words) {
-            let at = turn.speaker_block();
-            return Ok(push(
-                Recipe::Give { player: turn.speaker.clone(), item: item.clone(), count: 1, at },
-                Times::Count(1),
-                format!("bringing you {item}"),
-            ));
-        }
+    if receiver_is_speaker && let Some(item) = item_id(&words) {
+        let at = turn.speaker_block();
+        return Ok(push(
+            Recipe::Give { player: turn.speaker.clone(), item: item.clone(), count: 1, at },
+            Times::Count(1),
+            format!("bringing you {item}"),
+        ));
     }
     // Otherwise: go and get a thing we remember.
     let found = reference::resolve_one(turn, r, Want::Anything)?;

@@ -56,10 +56,10 @@ fn look_spot(turn: &Turn) -> Option<Pos> {
 /// The default place for a build when none is said: where the speaker points if that is close,
 /// else a few steps in front of the speaker.
 pub fn default_place(turn: &Turn) -> Target {
-    if let Some(spot) = look_spot(turn) {
-        if spot.distance(turn.speaker_block()) <= 16.0 {
-            return Target::at(spot);
-        }
+    if let Some(spot) = look_spot(turn)
+        && spot.distance(turn.speaker_block()) <= 16.0
+    {
+        return Target::at(spot);
     }
     let f = directions::forward(turn.speaker_look);
     Target::at(turn.speaker_block() + Pos::new(f.x * 3, 0, f.z * 3))

@@ -69,11 +69,9 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         }
     }
     let Some(first) = hits.first().copied() else {
-        if coref {
-            if let Some(hit) = turn.look_hit {
-                let b = turn.world.block_at(hit.block);
-                return format!("That's {}.", b.name().replace('_', " "));
-            }
+        if coref && let Some(hit) = turn.look_hit {
+            let b = turn.world.block_at(hit.block);
+            return format!("That's {}.", b.name().replace('_', " "));
         }
         return format!("I don't know of any {what}.");
     };

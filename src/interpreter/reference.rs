@@ -210,11 +210,11 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
             .into_iter()
             .filter(|k| want.accepts(*k))
             .collect();
-        if let Some(id) = turn.memory.last_attended(&kinds)? {
-            if let Some(found) = memory_referent(turn, id)? {
-                attend(turn, &found);
-                return Ok(vec![found]);
-            }
+        if let Some(id) = turn.memory.last_attended(&kinds)?
+            && let Some(found) = memory_referent(turn, id)?
+        {
+            attend(turn, &found);
+            return Ok(vec![found]);
         }
         return Err(Problem::say(if coref {
             "I'm not sure what you mean by that. Look at it and tell me again?"

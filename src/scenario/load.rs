@@ -52,7 +52,8 @@ pub struct Scenario {
 
 #[derive(Debug, Clone)]
 pub enum Step {
-    Say { by: String, text: String, lf: Option<LogicalForm> },
+    /// `lf` is boxed: a logical form is large, the other steps are small.
+    Say { by: String, text: String, lf: Option<Box<LogicalForm>> },
     Player { name: String, pos: Option<Pos>, look: Option<Look> },
     Run(RunUntil),
     Expect(Expect),
@@ -323,7 +324,7 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
                 format!("field `lf`: not a valid logical form for {text:?}: {}", all.join("; "))
             })?),
         };
-        return Ok(Step::Say { by, text: text.clone(), lf });
+        return Ok(Step::Say { by, text: text.clone(), lf: lf.map(Box::new) });
     }
     if let Some(name) = &s.player {
         only(s, "player", &["player", "pos", "look"])?;
@@ -386,10 +387,10 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
         }
         "mobs" => {
             only(s, "mobs", &["expect", "kind", "near", "radius", "op", "count"])?;
-            if let Some(k) = &s.kind {
-                if !MOB_KINDS.contains(&k.as_str()) {
-                    return Err(format!("field `kind`: unknown mob {k:?}"));
-                }
+            if let Some(k) = &s.kind
+                && !MOB_KINDS.contains(&k.as_str())
+            {
+                return Err(format!("field `kind`: unknown mob {k:?}"));
             }
             let near = match &s.near {
                 Some(n) => Some((target_of(n, players)?, need(&s.radius, "radius", "mobs")?)),

@@ -114,7 +114,7 @@ fn play(s: &Scenario, bot: &mut dyn Bot, world: &mut EmbeddedWorld) -> (Option<S
         match step {
             Step::Say { by, text, lf } => {
                 if let Some(lf) = lf {
-                    bot.expect_parse(by, text, lf.clone());
+                    bot.expect_parse(by, text, lf.as_ref().clone());
                 }
                 world.player_says(by, text);
                 said_mark = world.chat_log().len();

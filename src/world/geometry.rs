@@ -65,7 +65,7 @@ impl Pos {
         (-1..=1).flat_map(move |dx| {
             (-1..=1).flat_map(move |dy| {
                 (-1..=1).filter_map(move |dz| {
-                    (dx != 0 || dy != 0 || dz != 0).then(|| Pos::new(self.x + dx, self.y + dy, self.z + dz))
+                    (dx != 0 || dy != 0 || dz != 0).then_some(Pos::new(self.x + dx, self.y + dy, self.z + dz))
                 })
             })
         })
