@@ -85,8 +85,14 @@ enum Command {
         batch_size: usize,
         #[arg(long, default_value_t = 1e-3)]
         lr: f64,
+        /// Seed for everything random in training: initial weights, shuffling, dropout, the NOOP
+        /// sample and the templated commands.
         #[arg(long, default_value_t = 42)]
         seed: u64,
+        /// Seed of the train/validation split, kept apart from --seed so a run with another
+        /// seed never trains on the rows other runs were validated on.
+        #[arg(long, default_value_t = 42)]
+        split_seed: u64,
         #[arg(long, default_value_t = 4)]
         patience: usize,
         #[arg(long, default_value_t = 128)]
@@ -193,6 +199,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             batch_size,
             lr,
             seed,
+            split_seed,
             patience,
             d_model,
             layers,
@@ -210,6 +217,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             templated,
             templates_dir: &templates,
             valid_fraction,
+            split_seed,
             resume,
             init: init.as_deref(),
             options: craftmate::training::trainer::Options {

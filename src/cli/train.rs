@@ -16,6 +16,8 @@ pub struct Args<'a> {
     pub templated: usize,
     pub templates_dir: &'a Path,
     pub valid_fraction: f64,
+    /// Seed of the train/validation split (apart from the training seed in `options`).
+    pub split_seed: u64,
     pub resume: bool,
     /// Fine-tune the model in this directory instead of starting from random weights.
     pub init: Option<&'a Path>,
@@ -24,12 +26,12 @@ pub struct Args<'a> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
-    let (mut train, valid) = data::split(rows, args.valid_fraction, args.options.seed);
+    let (mut train, valid) = data::split(rows, args.valid_fraction, args.split_seed);
     println!(
-        "annotated: {} training rows, {} validation rows (split by unique text, seed {})",
+        "annotated: {} training rows, {} validation rows (split by unique text, split seed {})",
         train.len(),
         valid.len(),
-        args.options.seed
+        args.split_seed
     );
     let noop_path = args.noop_data.map(Path::to_path_buf).unwrap_or_else(|| args.data.with_file_name("noop_chat.txt"));
     if args.noop > 0 && noop_path.exists() {
