@@ -71,10 +71,12 @@ pub struct NeuralParser {
     pub beam_width: usize,
 }
 
-/// Default beam width: 1 = greedy decoding, which scored best on validation (a beam ranks short
-/// forms too high); a beam of [`FALLBACK_BEAM`] runs only when the greedy form fails validation.
-pub const DEFAULT_BEAM: usize = 1;
-/// Beam width tried when the greedy form does not validate.
+/// Default beam width. With the fine-tuned model a beam of 2 scores best on validation (41.3 % vs
+/// 40.3 % greedy, 41.2 % for 3 and 4) at about twice greedy's latency (p50 8 ms); wider beams lose
+/// again (they rank short forms too high). A beam of [`FALLBACK_BEAM`] runs only when the first
+/// decoding yields no form that validates.
+pub const DEFAULT_BEAM: usize = 2;
+/// Beam width tried when the first decoding yields nothing valid.
 pub const FALLBACK_BEAM: usize = 4;
 
 /// Tensors for a batch of inputs: word ids (B, S), trigram ids (B, S, K), lengths.
@@ -170,15 +172,19 @@ impl NeuralParser {
                 Some(Parsed { lf, confidence, choices: decoded.choices })
             })
         };
-        if self.beam_width <= 1 {
-            // Greedy first (fast, and the most accurate); a small beam only when it fails validation.
-            let greedy = decode::greedy(&self.net, &self.out, &self.grammar, &enc, n).ok()?;
-            if let Some(parsed) = first_valid(greedy.into_iter().collect()) {
-                return Some(parsed);
-            }
-            return first_valid(decode::beam(&self.net, &self.out, &self.grammar, &enc, n, FALLBACK_BEAM).ok()?);
+        let first = if self.beam_width <= 1 {
+            decode::greedy(&self.net, &self.out, &self.grammar, &enc, n).ok()?.into_iter().collect()
+        } else {
+            decode::beam(&self.net, &self.out, &self.grammar, &enc, n, self.beam_width).ok()?
+        };
+        if let Some(parsed) = first_valid(first) {
+            return Some(parsed);
         }
-        first_valid(decode::beam(&self.net, &self.out, &self.grammar, &enc, n, self.beam_width).ok()?)
+        // Nothing valid: a wider beam before giving up (NOOP, confidence 0).
+        if self.beam_width >= FALLBACK_BEAM {
+            return None;
+        }
+        first_valid(decode::beam(&self.net, &self.out, &self.grammar, &enc, n, FALLBACK_BEAM).ok()?)
     }
 }
 
