@@ -164,7 +164,8 @@ impl DialogueManager {
         };
         if confidence < self.min_confidence && lf.dialogue_type != DialogueType::Noop {
             if let Some(question) = self.guess(speaker, &text, &lf, confidence, world, memory) {
-                return question;
+                replies.extend(question);
+                return replies;
             }
             tracing::debug!(confidence, "parse too unsure; treating as chit-chat");
             replies.push(format!("I'm not sure what you mean. {}", say::chit_chat(&text)));
