@@ -485,11 +485,14 @@ mod tests {
         }
     }
 
+    /// A world, an empty task stack, and a manager whose parser is always this sure.
+    fn unsure(confidence: f32) -> (Fixture, TaskStack, DialogueManager) {
+        (Fixture::new(), TaskStack::default(), DialogueManager::new(Some(Box::new(Unsure(confidence)))))
+    }
+
     #[test]
     fn an_unsure_command_is_asked_back_and_yes_carries_it_out() {
-        let mut f = Fixture::new();
-        let mut tasks = TaskStack::default();
-        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.3))));
+        let (mut f, mut tasks, mut dm) = unsure(0.3);
         let r = dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
         assert!(r.len() == 1 && r[0].starts_with("Not sure I got that. Did you mean: building a") && r[0].ends_with("(yes/no)"), "{r:?}");
         assert!(tasks.current().is_none(), "nothing happens before the answer");
@@ -503,9 +506,7 @@ mod tests {
 
     #[test]
     fn an_unsure_guess_is_dropped_by_no_or_by_a_new_line_and_stop_still_stops() {
-        let mut f = Fixture::new();
-        let mut tasks = TaskStack::default();
-        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.3))));
+        let (mut f, mut tasks, mut dm) = unsure(0.3);
         dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
         let r = dm.handle("alice", "no", &f.world, &mut f.memory, &mut tasks);
         assert_eq!(r, vec!["Sorry, I got that wrong. Could you say it another way?".to_string()]);
@@ -522,13 +523,11 @@ mod tests {
 
     #[test]
     fn a_hopeless_parse_is_chit_chat_and_a_sure_one_acts_at_once() {
-        let mut f = Fixture::new();
-        let mut tasks = TaskStack::default();
-        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.05))));
+        let (mut f, mut tasks, mut dm) = unsure(0.05);
         let r = dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
         assert!(r[0].starts_with("I'm not sure what you mean"), "{r:?}");
         assert!(!dm.is_waiting());
-        let mut dm = DialogueManager::new(Some(Box::new(Unsure(0.9))));
+        let (_, _, mut dm) = unsure(0.9);
         let r = dm.handle("alice", "cube", &f.world, &mut f.memory, &mut tasks);
         assert!(r[0].starts_with("Okay, building"), "{r:?}");
     }

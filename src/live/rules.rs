@@ -154,33 +154,22 @@ mod tests {
     fn placing() {
         let agent = Pos::new(0, 5, 0);
         let red = b("red_wool");
-        assert_eq!(check_place(Pos::new(2, 5, 0), red, agent, &[], H, world), Ok(()));
-        assert_eq!(check_place(Pos::new(0, 5, -3), red, agent, &[], H, world), Ok(()), "into water");
-        assert_eq!(
-            check_place(Pos::new(3, 5, 0), red, agent, &[], H, world),
-            Err(ActionError::Blocked(Pos::new(3, 5, 0)))
-        );
-        assert_eq!(
-            check_place(Pos::new(9, 5, 0), red, agent, &[], H, world),
-            Err(ActionError::OutOfReach(Pos::new(9, 5, 0)))
-        );
-        assert_eq!(
-            check_place(Pos::new(0, 6, 0), red, agent, &[], H, world),
-            Err(ActionError::Occupied(Pos::new(0, 6, 0)))
-        );
         let alice = [Pos::new(1, 5, 1)];
-        assert_eq!(
-            check_place(Pos::new(1, 5, 1), red, agent, &alice, H, world),
-            Err(ActionError::Occupied(Pos::new(1, 5, 1)))
-        );
-        assert_eq!(
-            check_place(Pos::new(1, 7, 1), red, agent, &[], H, world),
-            Err(ActionError::NoFooting(Pos::new(1, 7, 1)))
-        );
-        assert_eq!(
-            check_place(Pos::new(0, 400, 0), red, agent, &[], H, world),
-            Err(ActionError::OutOfWorld(Pos::new(0, 400, 0)))
-        );
+        type Error = fn(Pos) -> ActionError;
+        // (where, players standing there, what goes wrong; None = allowed)
+        let cases: [(Pos, &[Pos], Option<Error>); 8] = [
+            (Pos::new(2, 5, 0), &[], None),
+            (Pos::new(0, 5, -3), &[], None), // into water
+            (Pos::new(3, 5, 0), &[], Some(ActionError::Blocked)),
+            (Pos::new(9, 5, 0), &[], Some(ActionError::OutOfReach)),
+            (Pos::new(0, 6, 0), &[], Some(ActionError::Occupied)), // the agent's own head
+            (Pos::new(1, 5, 1), &alice, Some(ActionError::Occupied)),
+            (Pos::new(1, 7, 1), &[], Some(ActionError::NoFooting)),
+            (Pos::new(0, 400, 0), &[], Some(ActionError::OutOfWorld)),
+        ];
+        for (at, players, error) in cases {
+            assert_eq!(check_place(at, red, agent, players, H, world), error.map_or(Ok(()), |e| Err(e(at))), "{at:?}");
+        }
     }
 
     #[test]
