@@ -121,6 +121,17 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         init: Option<PathBuf>,
     },
+    /// Average the weights of fine-tuned versions of one parser into a new model directory
+    /// ("model soup"); score it with eval-parser before shipping it.
+    AverageModels {
+        /// Output model directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Two or more model directories fine-tuned from the same start (same sizes, output
+        /// tokens and word vocabulary).
+        #[arg(required = true, num_args = 2.., value_name = "DIR")]
+        models: Vec<PathBuf>,
+    },
     /// Benchmark the parser: exact match overall / per type, error kinds, latency.
     EvalParser {
         /// Model directory (default: the model shipped in the binary).
@@ -236,6 +247,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ..Default::default()
             },
         }),
+        Command::AverageModels { out, models } => cli::train::average(&models, &out),
         Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, dump, scenarios } => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {

@@ -6,7 +6,7 @@ use std::path::Path;
 use craftmate::logical_form::{normalize, validate};
 use craftmate::parser::{NeuralParser, Parser};
 use craftmate::training::data::Example;
-use craftmate::training::{data, eval, templates, trainer};
+use craftmate::training::{average, data, eval, templates, trainer};
 
 const ANNOTATED: &str = "../shared/data/annotated.txt";
 
@@ -103,6 +103,58 @@ fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
     // Training went on from the saved weights: the first fine-tuning losses are already low.
     let (_, fresh) = trainer::train(&more, &[], &tune, None, trainer::Start::Fresh).unwrap();
     assert!(report.step_losses[0] < fresh.step_losses[0], "{} vs {}", report.step_losses[0], fresh.step_losses[0]);
+}
+
+/// Two tiny models fine-tuned from one base with different seeds, in `root`/a and `root`/b.
+fn two_fine_tuned_runs(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 7).unwrap();
+    let opts = trainer::Options { epochs: 2, ..tiny_options() };
+    let base = root.join("base");
+    trainer::train(&examples, &[], &opts, Some(&base), trainer::Start::Fresh).unwrap();
+    let (a, b) = (root.join("a"), root.join("b"));
+    for (dir, seed) in [(&a, 1), (&b, 2)] {
+        let tune = trainer::Options { epochs: 1, seed, ..opts.clone() };
+        trainer::train(&examples, &[], &tune, Some(dir), trainer::Start::From(&base)).unwrap();
+    }
+    (a, b)
+}
+
+#[test]
+fn averaged_weights_are_the_mean_of_the_runs_and_load_as_a_parser() {
+    use candle_core::{Device, safetensors};
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_fine_tuned_runs(tmp.path());
+    let soup = tmp.path().join("soup");
+    average::average_models(&[a.clone(), b.clone()], &soup).unwrap();
+    let load = |d: &Path| safetensors::load(d.join("model.safetensors"), &Device::Cpu).unwrap();
+    let (wa, wb, mean) = (load(&a), load(&b), load(&soup));
+    assert_eq!(mean.len(), wa.len());
+    for (name, m) in &mean {
+        let expect = ((&wa[name] + &wb[name]).unwrap() / 2.0).unwrap();
+        let diff =
+            (m - &expect).unwrap().abs().unwrap().flatten_all().unwrap().max(0).unwrap().to_scalar::<f32>().unwrap();
+        assert!(diff < 1e-6, "{name}: max difference {diff} from the mean");
+    }
+    let flat = |t: &candle_core::Tensor| t.flatten_all().unwrap().to_vec1::<f32>().unwrap();
+    assert!(wa.iter().any(|(name, t)| flat(t) != flat(&wb[name])), "the two runs should differ");
+    let parser = NeuralParser::load_dir(&soup).unwrap();
+    let parsed = parser.parse("build a red cube");
+    assert!(validate("build a red cube", &parsed.lf).is_ok());
+}
+
+#[test]
+fn averaging_refuses_models_that_are_not_versions_of_one_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, _) = two_fine_tuned_runs(tmp.path());
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 16, 9).unwrap();
+    let other = tmp.path().join("other");
+    let wider = trainer::Options { epochs: 1, d_model: 48, ..tiny_options() };
+    trainer::train(&examples, &[], &wider, Some(&other), trainer::Start::Fresh).unwrap();
+    let err = average::average_models(&[a.clone(), other], &tmp.path().join("x")).unwrap_err().to_string();
+    assert!(err.contains("differ in their sizes"), "{err}");
+    let err = average::average_models(&[a], &tmp.path().join("x")).unwrap_err().to_string();
+    assert!(err.contains("at least two"), "{err}");
+    assert!(!tmp.path().join("x").exists(), "nothing is written for a refused average");
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! `craftmate train --data FILE --out DIR`: train the parser on annotated commands (split by unique
 //! text), NOOP chit-chat and templated commands; prints progress, per-epoch validation and a final
-//! report, and writes the best model to DIR.
+//! report, and writes the best model to DIR. `craftmate average-models` averages fine-tuned runs.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -72,6 +72,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         final_eval.overall.correct,
         final_eval.overall.total,
         args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `craftmate average-models --out DIR A B …`: the mean of fine-tuned runs' weights as a model.
+pub fn average(models: &[std::path::PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
+    craftmate::training::average::average_models(models, out)?;
+    println!(
+        "averaged {} models into {}; score it with `craftmate eval-parser --model {}`",
+        models.len(),
+        out.display(),
+        out.display()
     );
     Ok(ExitCode::SUCCESS)
 }

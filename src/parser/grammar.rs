@@ -50,6 +50,20 @@ pub fn element(ctx: &str) -> String {
 }
 
 impl Grammar {
+    /// Adds everything `other` allows (the union of two grammars).
+    pub fn merge(&mut self, other: &Grammar) {
+        for (ctx, keys) in &other.keys {
+            self.keys.entry(ctx.clone()).or_default().extend(keys.iter().cloned());
+        }
+        for (ctx, slot) in &other.values {
+            let mine = self.values.entry(ctx.clone()).or_default();
+            mine.object |= slot.object;
+            mine.list |= slot.list;
+            mine.span |= slot.span;
+            mine.strings.extend(slot.strings.iter().cloned());
+        }
+    }
+
     /// Adds one training form.
     pub fn observe(&mut self, value: &Value) {
         self.observe_at(ROOT, value);

@@ -13,7 +13,10 @@
 //!    the colour for the same reason.
 //! 3. A colour alone is wool of that colour (`red` → `red_wool`): every dye colour exists as wool
 //!    and wool is what players expect for coloured shapes.
-//! 4. Neither: the shape's own defaults (see [`Defaults`] and each shape file).
+//! 4. A "material" that is no material but a colour ("build a green cube" with `green` read as
+//!    the block type, as parsers and annotators sometimes do) is that colour; a colour said as a
+//!    colour as well wins ("red green cube" is red).
+//! 5. Neither: the shape's own defaults (see [`Defaults`] and each shape file).
 //!
 //! Words for terrain are mapped to a building block that looks alike, because perception treats
 //! natural blocks as scenery (a "stone tower" of raw stone would be invisible to it) and some
@@ -160,7 +163,14 @@ pub fn chosen_block(
     let Some(word) = material_word else {
         return Ok(colour.map(|c| block(&format!("{c}_wool"))));
     };
-    Ok(Some(match (material(word)?, colour) {
+    let found = match material(word) {
+        Ok(found) => found,
+        Err(unknown) => match canonical_colour(word) {
+            Some(as_colour) => return Ok(Some(block(&format!("{}_wool", colour.unwrap_or(as_colour))))),
+            None => return Err(unknown),
+        },
+    };
+    Ok(Some(match (found, colour) {
         (Material::Exact(b), _) => b,
         (Material::Dyed { plain, .. }, None) => block(plain),
         (Material::Dyed { family, .. }, Some(c)) => block(&format!("{c}_{family}")),
@@ -228,6 +238,15 @@ mod tests {
         assert_eq!(pick(Some("Light Blue"), None), "light_blue_wool");
         assert_eq!(pick(Some("grey"), None), "gray_wool");
         assert_eq!(pick(None, None), "-");
+    }
+
+    #[test]
+    fn a_colour_read_as_the_material_is_the_colour() {
+        assert_eq!(pick(None, Some("green")), "green_wool");
+        assert_eq!(pick(None, Some("Light Blue")), "light_blue_wool");
+        assert_eq!(pick(Some("red"), Some("green")), "red_wool");
+        // Materials that are also colour words stay materials.
+        assert_eq!(pick(None, Some("gold")), "gold_block");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Training and evaluating the neural parser: data loading and splitting ([`data`]), the templated
-//! command generator ([`templates`]), the training loop ([`trainer`]) and the benchmark ([`eval`]).
+//! command generator ([`templates`]), the training loop ([`trainer`]), weight averaging of
+//! fine-tuned runs ([`average`]) and the benchmark ([`eval`]).
 
+pub mod average;
 pub mod data;
 pub mod eval;
 pub mod templates;

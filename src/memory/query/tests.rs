@@ -115,6 +115,19 @@ fn has_tag_told_by_a_player() {
 }
 
 #[test]
+fn a_size_word_also_finds_what_a_player_tagged_with_it() {
+    let mut fx = Fixture::new();
+    let chat = "the tiny tower";
+    let tiny = json!({"where_clause": {"AND": [
+        {"pred_text": "has_size", "obj_text": span(chat, "tiny")},
+        {"pred_text": "has_name", "obj_text": span(chat, "tower")}]}});
+    assert!(ask(&fx, chat, tiny.clone()).ids().is_empty(), "no tower is tiny by measure");
+    let blue = fx.id_at(BLUE_TOWER);
+    fx.memory.tag(blue, "tiny").unwrap();
+    assert_eq!(ask(&fx, chat, tiny).ids(), vec![blue]);
+}
+
+#[test]
 fn or_and_not() {
     let fx = Fixture::new();
     let chat = "red or blue";

@@ -11,7 +11,7 @@
 //!   several words matches as a whole, or word by word (the last word as a name, the others as any
 //!   attribute: "red tower" is a tower that is red).
 //! - `has_colour`: canonical colours ("grey" → gray); `has_size`: size classes ("large" → big,
-//!   and big also finds huge); `has_block_type`: block ids containing the words ("wool").
+//!   and big also finds huge, or the word as a tag); `has_block_type`: block ids containing the words ("wool").
 //! - `has_height`, `has_width`, … with a number: the object's measured extent, or a told value.
 //! - `{"fixed_value": "SELF"}` is the agent, `SPEAKER` the speaker, `CURRENTLY_RUNNING` a running
 //!   task. A triple's `obj`/`subj` filters run as nested queries (memories related to those).
@@ -310,7 +310,11 @@ impl Builder<'_, '_> {
                     // Not a size word ("the 5x5 one"): treat it as a tag.
                     return self.naming(words, &[]);
                 }
-                self.has(&["has_size"], &keys)
+                // A size word can also be a tag the player gave ("tag the tower as tall", then
+                // "the tall thing"): a perceived size class or that tag.
+                let size = self.has(&["has_size"], &keys);
+                let tagged = self.has(&["has_tag"], &[name_key(&text)]);
+                format!("({size} OR {tagged})")
             }
             Predicate::HasName | Predicate::HasTag => self.naming(words, &[]),
             p if NUMERIC_PREDICATES.contains(&p.as_str()) => match number_in(words) {
