@@ -114,7 +114,13 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             let types = turn.memory.values_of(id, "has_block_type").unwrap_or_default();
             if types.is_empty() { format!("I don't know what {the} is made of.") } else { format!("{} is made of {}.", capital(&the), types.join(" and ").replace('_', " ")) }
         }
-        _ => format!("That's {the}, at {}.", pos.block()),
+        _ => {
+            // What players said it is: "call this the fort" is stored as a tag, as the annotations
+            // write it, so "what is that" must say it back.
+            let tags = turn.memory.values_of(id, "has_tag").unwrap_or_default();
+            let told = if tags.is_empty() { String::new() } else { format!(", tagged {}", tags.join(", ")) };
+            format!("That's {the}{told}, at {}.", pos.block())
+        }
     }
 }
 
@@ -242,6 +248,11 @@ mod tests {
         p.pos = crate::world::Vec3::new(0.5, 5.0, 5.5);
         p.look = crate::world::Look::new(-90.0, 0.0);
         assert!(ask(&mut f, "what is that", what).starts_with("That's the red "), "the tower");
+        // What a player called it comes back too.
+        let tower = f.id_at(crate::memory::fixture::RED_TOWER);
+        f.memory.tag(tower, "drop table memories").unwrap();
+        let a = ask(&mut f, "what is that", what);
+        assert!(a.starts_with("That's the red ") && a.contains(", tagged drop table memories, at "), "{a}");
     }
 
     #[test]

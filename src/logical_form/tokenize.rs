@@ -3,7 +3,9 @@
 //! The annotated texts are lower-case, split on whitespace, with English clitics split off the way
 //! the Penn Treebank does it (`don't` → `do n't`, `can't` → `ca n't`, `that's` → `that 's`) and
 //! sentence punctuation removed. Numbers keep their signs and decimals (`-157`, `41.5`, `10-ft`),
-//! since coordinates and sizes are read from those words later.
+//! since coordinates and sizes are read from those words later. A "word" with no letter or digit at
+//! all (`--`, a lone `'`, `:)`, emoji) is dropped: no annotated text has one, so to the parser it
+//! is only noise that pulls a command towards chit-chat.
 //!
 //! The function is idempotent on text that already follows the convention, so normalizing twice (or
 //! normalizing a data row) changes nothing; a test over the shared data measures this.
@@ -30,7 +32,7 @@ pub fn tokenize(chat: &str) -> Vec<String> {
     let mut words = Vec::new();
     for raw in chat.split_whitespace() {
         let word = strip_punctuation(raw);
-        if !word.is_empty() {
+        if word.chars().any(char::is_alphanumeric) {
             split_clitic(word, &mut words);
         }
     }
@@ -117,9 +119,17 @@ mod tests {
     fn odd_input_never_panics() {
         assert!(words("").is_empty());
         assert!(words("  ?! ... ,, ").is_empty());
-        assert_eq!(words("'s n't '"), ["'s", "n't", "'"]);
+        assert_eq!(words("'s n't '"), ["'s", "n't"]);
+        assert!(words("🧱🔥 😀 -- ' ... :)").is_empty());
         assert_eq!(words("ÉCOLE ß"), ["école", "ß"]);
         assert_eq!(normalize("  Hi   there  "), "hi there");
+    }
+
+    #[test]
+    fn words_without_letters_or_digits_are_noise() {
+        assert_eq!(words("call this '; DROP TABLE memories; --"), ["call", "this", "drop", "table", "memories"]);
+        assert_eq!(words("build a house :) -- now"), ["build", "a", "house", "now"]);
+        assert_eq!(words("move to -5 6 x=3"), ["move", "to", "-5", "6", "x=3"]);
     }
 
     #[test]
