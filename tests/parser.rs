@@ -105,6 +105,46 @@ fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
     assert!(report.step_losses[0] < fresh.step_losses[0], "{} vs {}", report.step_losses[0], fresh.step_losses[0]);
 }
 
+#[test]
+fn pretrained_features_join_a_trained_model_switched_off_and_travel_with_it() {
+    use craftmate::parser::pretrained;
+    // A tiny random BERT stands in for MiniLM, packed as `craftmate pack-features` would.
+    let bert = tempfile::tempdir().unwrap();
+    let features = tempfile::tempdir().unwrap();
+    pretrained::write_tiny_bert(bert.path()).unwrap();
+    pretrained::pack(bert.path(), ["build a red cube", "build a tower"].into_iter(), 1, None, features.path()).unwrap();
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 11).unwrap();
+    let base = tempfile::tempdir().unwrap();
+    let opts = trainer::Options { epochs: 2, ..tiny_options() };
+    trainer::train(&examples, &[], &opts, Some(base.path()), trainer::Start::Fresh).unwrap();
+    let before = NeuralParser::load_dir(base.path()).unwrap();
+    assert!(before.features.is_none());
+    // One epoch at learning rate 0: the new projection starts at zero, so nothing may change.
+    let tuned = tempfile::tempdir().unwrap();
+    let add = trainer::Options { epochs: 1, lr: 0.0, features: Some(features.path().into()), ..opts };
+    trainer::train(&examples, &examples[..4], &add, Some(tuned.path()), trainer::Start::From(base.path())).unwrap();
+    let after = NeuralParser::load_dir(tuned.path()).unwrap();
+    assert_eq!(after.features.as_ref().map(|f| f.dim), Some(32), "the features are saved beside the network");
+    assert_eq!(after.net.cfg.word_features, 32);
+    for ex in examples.iter().take(12) {
+        let (a, b) = (before.parse(&ex.text()), after.parse(&ex.text()));
+        assert_eq!(a.lf.to_json_value(), b.lf.to_json_value(), "{}", ex.text());
+        assert!((a.confidence - b.confidence).abs() < 1e-4, "{}", ex.text());
+    }
+    // With a learning rate the projection leaves zero: gradients reach it through the encoder.
+    let learn = tempfile::tempdir().unwrap();
+    let opts = trainer::Options { epochs: 1, lr: 3e-3, features: Some(features.path().into()), ..tiny_options() };
+    trainer::train(&examples, &examples[..4], &opts, Some(learn.path()), trainer::Start::From(base.path())).unwrap();
+    let weights =
+        candle_core::safetensors::load(learn.path().join("model.safetensors"), &candle_core::Device::Cpu).unwrap();
+    let moved = weights["feat_proj.weight"].abs().unwrap().sum_all().unwrap().to_scalar::<f32>().unwrap();
+    assert!(moved > 0.0, "the feature projection never trained");
+    // A model that needs features refuses to load without them, with a reason.
+    std::fs::remove_dir_all(tuned.path().join("features")).unwrap();
+    let err = NeuralParser::load_dir(tuned.path()).err().expect("loads without its features").to_string();
+    assert!(err.contains("features"), "{err}");
+}
+
 /// Two tiny models fine-tuned from one base with different seeds, in `root`/a and `root`/b.
 fn two_fine_tuned_runs(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 7).unwrap();
@@ -176,6 +216,29 @@ fn decoding_is_valid_for_random_and_garbage_input() {
         let parsed = parser.parse(text);
         assert!(validate(&normalize(text), &parsed.lf).is_ok(), "{text:?}");
         assert!((0.0..=1.0).contains(&parsed.confidence), "{text:?}: {}", parsed.confidence);
+    }
+}
+
+#[test]
+fn a_beam_of_one_decodes_exactly_like_greedy_and_wider_beams_stay_valid() {
+    use craftmate::parser::decode;
+    let parser = NeuralParser::shipped().unwrap();
+    for text in ["build a red cube here", "go to the blue house", "dig a hole until you hit stone", "hello there"] {
+        let words = craftmate::logical_form::tokenize(text);
+        let enc = parser.encode(&words).unwrap();
+        let greedy = decode::greedy(&parser.net, &parser.out, &parser.grammar, &enc, words.len()).unwrap().unwrap();
+        let beam = decode::beam(&parser.net, &parser.out, &parser.grammar, &enc, words.len(), 1).unwrap();
+        assert_eq!(beam[0].tokens, greedy.tokens, "{text}");
+        assert_eq!(beam[0].spans, greedy.spans, "{text}");
+        assert!((beam[0].log_prob - greedy.log_prob).abs() < 1e-3, "{text}");
+        // Wider beams decode their hypotheses as one batch: every finished form is well formed.
+        for width in [2, 4] {
+            let finished = decode::beam(&parser.net, &parser.out, &parser.grammar, &enc, words.len(), width).unwrap();
+            assert!(!finished.is_empty(), "{text}: nothing finished with a beam of {width}");
+            for d in finished {
+                assert!(craftmate::parser::linearize::delinearize(&d.tokens, &d.spans).is_some(), "{text}");
+            }
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! little.
 
 pub mod memory;
+pub mod parser;
 pub mod tasks;
 
 /// One measured number.

@@ -87,3 +87,35 @@ pub fn average(models: &[std::path::PathBuf], out: &Path) -> anyhow::Result<Exit
     );
     Ok(ExitCode::SUCCESS)
 }
+
+/// `craftmate pack-features`: a pruned, int8 copy of a BERT model for the parser's word features.
+/// Its vocabulary keeps the pieces of the annotated training split (same split as `train`) and of
+/// the other corpora's lines.
+pub fn pack_features(
+    from: &Path,
+    annotated: &Path,
+    corpora: &[std::path::PathBuf],
+    min_count: usize,
+    layers: Option<usize>,
+    out: &Path,
+) -> anyhow::Result<ExitCode> {
+    let rows = data::load_annotated(annotated).with_context(|| format!("reading {}", annotated.display()))?;
+    let (train, _) = data::split(rows, 0.1, 42);
+    let mut lines: Vec<String> = train.iter().map(|ex| ex.text()).collect();
+    for path in corpora {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        lines.extend(text.lines().map(str::to_string));
+    }
+    let report = craftmate::parser::pretrained::pack(from, lines.iter().map(String::as_str), min_count, layers, out)
+        .with_context(|| format!("packing {}", from.display()))?;
+    println!(
+        "packed {} into {}: {} of {} word pieces kept, {} layers, {:.1} MB",
+        from.display(),
+        out.display(),
+        report.pieces_kept,
+        report.pieces_before,
+        report.layers,
+        report.bytes as f64 / 1e6
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -7,7 +7,7 @@ use candle_core::Result;
 
 use super::grammar::{Grammar, State};
 use super::linearize::{BOS, EOS, SPAN};
-use super::model::{Encoded, LayerCache, Seq2Seq};
+use super::model::{Encoded, Seq2Seq};
 use super::vocab::OutVocab;
 use crate::logical_form::Span;
 
@@ -122,11 +122,10 @@ pub fn greedy(
     Ok(None)
 }
 
-/// A partial hypothesis in beam search.
+/// A partial hypothesis in beam search; its decoder cache is row `i` of the shared batched cache.
 #[derive(Clone)]
 struct Hypothesis<'g> {
     state: State<'g>,
-    cache: Vec<LayerCache>,
     out: Decoded,
     input: u32,
     input_span: Option<(usize, usize)>,
@@ -134,6 +133,7 @@ struct Hypothesis<'g> {
 
 /// Beam search under the grammar: keeps the `width` most probable partial forms; returns finished
 /// sequences, most probable first (the caller takes the first that validates). Width 1 is greedy.
+/// The live hypotheses are decoded together, one batched step per position.
 pub fn beam(
     model: &Seq2Seq,
     vocab: &OutVocab,
@@ -143,31 +143,32 @@ pub fn beam(
     width: usize,
 ) -> Result<Vec<Decoded>> {
     let Some(bos) = vocab.id(BOS) else { return Ok(Vec::new()) };
-    let mut live = vec![Hypothesis {
-        state: State::new(grammar),
-        cache: model.start_cache(enc)?,
-        out: Decoded::default(),
-        input: bos,
-        input_span: None,
-    }];
+    let mut live =
+        vec![Hypothesis { state: State::new(grammar), out: Decoded::default(), input: bos, input_span: None }];
+    let mut cache = model.start_cache(enc)?;
     let mut finished: Vec<Decoded> = Vec::new();
     for position in 0..model.cfg.max_tokens {
-        let mut candidates: Vec<Hypothesis> = Vec::new();
-        for mut hyp in live {
-            let allowed: Vec<(u32, String)> =
-                hyp.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect();
+        let inputs: Vec<(u32, Option<(usize, usize)>)> = live.iter().map(|h| (h.input, h.input_span)).collect();
+        let states = model.step_batch(enc, &mut cache, &inputs, position)?;
+        let allowed: Vec<Vec<(u32, String)>> = live
+            .iter()
+            .map(|h| h.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect())
+            .collect();
+        // The output layer only for hypotheses with a real choice (forced tokens need none).
+        let logits = if allowed.iter().any(|a| a.len() > 1) { model.token_log_probs_batch(&states)? } else { vec![] };
+        // Candidates: (parent row, hypothesis).
+        let mut candidates: Vec<(u32, Hypothesis)> = Vec::new();
+        for (i, (hyp, allowed)) in live.iter().zip(allowed).enumerate() {
             if allowed.is_empty() {
                 continue;
             }
-            let h = model.step(enc, &mut hyp.cache, hyp.input, hyp.input_span, position)?;
             let forced = allowed.len() == 1;
             let scored: Vec<(u32, String, f32)> = if forced {
                 allowed.into_iter().map(|(id, t)| (id, t, 0.0)).collect()
             } else {
-                let logits = model.token_log_probs(&h)?;
-                let norm = log_sum_exp(allowed.iter().map(|(id, _)| logits[*id as usize]));
-                let mut ranked: Vec<_> =
-                    allowed.into_iter().map(|(id, t)| (id, t, logits[id as usize] - norm)).collect();
+                let row = &logits[i];
+                let norm = log_sum_exp(allowed.iter().map(|(id, _)| row[*id as usize]));
+                let mut ranked: Vec<_> = allowed.into_iter().map(|(id, t)| (id, t, row[id as usize] - norm)).collect();
                 ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
                 ranked
             };
@@ -186,7 +187,7 @@ pub fn beam(
                 next.input_span = None;
                 if token == SPAN {
                     if pointers.is_none() {
-                        pointers = Some(model.span_log_probs(&h, enc)?);
+                        pointers = Some(model.span_log_probs(&states.get(i)?.unsqueeze(0)?, enc)?);
                     }
                     let (start, end) = pointers.as_ref().map(|(s, e)| (s.as_slice(), e.as_slice())).unwrap_or_default();
                     let (span, lp) = best_span(start, end, n_words);
@@ -200,17 +201,19 @@ pub fn beam(
                 next.state.push(&token);
                 next.out.tokens.push(token);
                 next.input = id;
-                candidates.push(next);
+                candidates.push((i as u32, next));
             }
         }
-        candidates.sort_by(|a, b| b.out.log_prob.total_cmp(&a.out.log_prob));
+        candidates.sort_by(|a, b| b.1.out.log_prob.total_cmp(&a.1.out.log_prob));
         candidates.truncate(width);
         // Log-probabilities only fall, so once the best finished form beats every live one, stop.
         let best_finished = finished.iter().map(|d| d.log_prob).fold(f32::NEG_INFINITY, f32::max);
-        if candidates.is_empty() || candidates[0].out.log_prob < best_finished && finished.len() >= width {
+        if candidates.is_empty() || candidates[0].1.out.log_prob < best_finished && finished.len() >= width {
             break;
         }
-        live = candidates;
+        let parents: Vec<u32> = candidates.iter().map(|(p, _)| *p).collect();
+        Seq2Seq::reorder(&mut cache, &parents)?;
+        live = candidates.into_iter().map(|(_, h)| h).collect();
     }
     // Rank by log-probability per token: raw sums favour forms that stop early.
     let per_token = |d: &Decoded| d.log_prob / (d.tokens.len() + d.spans.len()).max(1) as f32;

@@ -15,6 +15,7 @@ pub mod grammar;
 pub mod layers;
 pub mod linearize;
 pub mod model;
+pub mod pretrained;
 pub mod vocab;
 
 use std::path::Path;
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 pub use error::{ParserError, Result};
 use grammar::Grammar;
 use model::{Config, Encoded, Seq2Seq};
+use pretrained::WordFeatures;
 use vocab::{OutVocab, TRIGRAMS_PER_WORD, WordVocab};
 
 use crate::logical_form::{self, DialogueType, LogicalForm};
@@ -51,6 +53,8 @@ pub trait Parser {
 pub const CONFIG_FILE: &str = "config.json";
 pub const TOKENIZER_FILE: &str = "tokenizer.json";
 pub const WEIGHTS_FILE: &str = "model.safetensors";
+/// The sub-directory holding the pretrained word-features model, for models that use one.
+pub const FEATURES_DIR: &str = "features";
 
 /// What `config.json` holds besides the weights: network sizes, output tokens and the grammar.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -66,15 +70,19 @@ pub struct NeuralParser {
     pub words: WordVocab,
     pub out: OutVocab,
     pub grammar: Grammar,
+    /// The frozen pretrained word features, when the network was trained with them.
+    pub features: Option<WordFeatures>,
     pub device: Device,
     /// Beam width for decoding (1 = greedy).
     pub beam_width: usize,
 }
 
-/// Default beam width. With the fine-tuned model a beam of 2 scores best on validation (41.3 % vs
-/// 40.3 % greedy, 41.2 % for 3 and 4) at about twice greedy's latency (p50 8 ms); wider beams lose
-/// again (they rank short forms too high). A beam of [`FALLBACK_BEAM`] runs only when the first
-/// decoding yields no form that validates.
+/// Default beam width. A beam of 2 scored best for the session-13 model (41.3 % vs 40.3 % greedy,
+/// 41.2 % for 3 and 4; wider beams rank short forms too high); for the session-14 model greedy and
+/// beam 2 are one row apart (41.5 / 41.4 %) and beam 2 passes the say-only scenarios it was chosen
+/// on. Hypotheses are decoded as one batch, so it costs p50 5.9 ms against greedy's 3.6 ms
+/// (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`] runs only when the first decoding yields
+/// no form that validates.
 pub const DEFAULT_BEAM: usize = 2;
 /// Beam width tried when the first decoding yields nothing valid.
 pub const FALLBACK_BEAM: usize = 4;
@@ -115,9 +123,27 @@ pub fn input_tensors(
 }
 
 impl NeuralParser {
-    /// Builds a parser from the three model files' contents.
-    pub fn from_bytes(config: &[u8], tokenizer: &[u8], weights: Vec<u8>, device: Device) -> Result<Self> {
+    /// Builds a parser from the three model files' contents and, for a network trained with
+    /// pretrained word features, the features model (an error if it is missing or the wrong size).
+    pub fn from_bytes(
+        config: &[u8],
+        tokenizer: &[u8],
+        weights: Vec<u8>,
+        features: Option<WordFeatures>,
+        device: Device,
+    ) -> Result<Self> {
         let meta: ModelMeta = serde_json::from_slice(config)?;
+        let wanted = meta.model.word_features;
+        let features = match (wanted, features) {
+            (0, _) => None,
+            (n, Some(f)) if f.dim == n => Some(f),
+            (n, f) => {
+                return Err(ParserError::Data(format!(
+                    "the network needs {n}-long pretrained word features, {}",
+                    f.map_or("none were given".to_string(), |f| format!("the features model gives {}", f.dim))
+                )));
+            }
+        };
         let vb = VarBuilder::from_buffered_safetensors(weights, model::DTYPE, &device)?;
         let net = Seq2Seq::load(meta.model, vb)?;
         Ok(NeuralParser {
@@ -125,36 +151,49 @@ impl NeuralParser {
             words: WordVocab::from_bytes(tokenizer)?,
             out: OutVocab::new(meta.out_tokens),
             grammar: meta.grammar,
+            features,
             device,
             beam_width: DEFAULT_BEAM,
         })
     }
 
-    /// Loads a model directory written by `craftmate train`.
+    /// Loads a model directory written by `craftmate train` (with its `features/` sub-directory
+    /// when the network uses pretrained word features).
     pub fn load_dir(dir: &Path) -> Result<Self> {
         let read = |name: &str| {
             let path = dir.join(name);
             std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
         };
-        Self::from_bytes(&read(CONFIG_FILE)?, &read(TOKENIZER_FILE)?, read(WEIGHTS_FILE)?, model::default_device())
+        let config = read(CONFIG_FILE)?;
+        let meta: ModelMeta = serde_json::from_slice(&config)?;
+        let device = model::default_device();
+        let features = match meta.model.word_features {
+            0 => None,
+            _ => Some(WordFeatures::load_dir(&dir.join(FEATURES_DIR), &device)?),
+        };
+        Self::from_bytes(&config, &read(TOKENIZER_FILE)?, read(WEIGHTS_FILE)?, features, device)
     }
 
-    /// The model shipped inside the binary.
+    /// The model shipped inside the binary. It uses no pretrained word features: they cost more
+    /// per parse than the latency target allows on one core (see `models/parser/CARD.md`); a
+    /// network trained with them loads from its directory ([`NeuralParser::load_dir`]).
     pub fn shipped() -> Result<Self> {
         Self::from_bytes(
             include_bytes!("../../models/parser/config.json"),
             include_bytes!("../../models/parser/tokenizer.json"),
             include_bytes!("../../models/parser/model.safetensors").to_vec(),
+            None,
             model::default_device(),
         )
     }
 
     /// Encodes normalised words (at least one; cut to the model's limit).
-    pub fn encode(&self, words: &[String]) -> candle_core::Result<Encoded> {
+    pub fn encode(&self, words: &[String]) -> Result<Encoded> {
         let words = &words[..words.len().min(self.net.cfg.max_words)];
         let (ids, tri, lengths) =
             input_tensors(&self.words, self.net.cfg.trigram_buckets, &[words], None, &self.device)?;
-        self.net.encode(&ids, &tri, &lengths, None)
+        let features = self.features.as_ref().map(|f| f.features(&[words])).transpose()?;
+        Ok(self.net.encode(&ids, &tri, &lengths, features.as_ref(), None)?)
     }
 
     /// The full pipeline on normalised words; `None` when no valid form came out.

@@ -27,6 +27,10 @@ pub struct Config {
     /// Longest input (words beyond it are cut off) and longest output (tokens).
     pub max_words: usize,
     pub max_tokens: usize,
+    /// Length of the pretrained word features added to the encoder input (0: none; see
+    /// [`pretrained`](super::pretrained)). Older models have no such field and read as 0.
+    #[serde(default)]
+    pub word_features: usize,
 }
 
 /// Additive mask value for positions that must not be attended to.
@@ -102,7 +106,7 @@ impl DecoderLayer {
         &y + drop(self.ff.forward(&h, dropout)?, dropout)?
     }
 
-    /// One decoding step for a (1, 1, D) input, extending the cache.
+    /// One decoding step for (k, 1, D) inputs, one per hypothesis, extending the cache.
     fn step(&self, y: &Tensor, cache: &mut LayerCache, memory_mask: &Tensor) -> Result<Tensor> {
         let h = self.norm1.forward(y)?;
         let (k, v) = self.self_attn.keys_values(&h)?;
@@ -126,6 +130,8 @@ pub struct Seq2Seq {
     word_emb: Embedding,
     trigram_emb: Embedding,
     word_pos: Embedding,
+    /// Projection of the pretrained word features into the model's width (when it has them).
+    feat_proj: Option<Linear>,
     encoder: Vec<EncoderLayer>,
     enc_norm: LayerNorm,
     tok_emb: Embedding,
@@ -164,6 +170,10 @@ impl Seq2Seq {
             word_emb: embedding(cfg.word_vocab, d, vb.pp("word_emb"))?,
             trigram_emb: embedding(cfg.trigram_buckets, d, vb.pp("trigram_emb"))?,
             word_pos: embedding(cfg.max_words, d, vb.pp("word_pos"))?,
+            feat_proj: match cfg.word_features {
+                0 => None,
+                f => Some(linear(f, d, vb.pp("feat_proj"))?),
+            },
             encoder,
             enc_norm: LayerNorm::load(d, vb.pp("enc_norm"))?,
             tok_emb: embedding(cfg.out_vocab, d, vb.pp("tok_emb"))?,
@@ -178,12 +188,14 @@ impl Seq2Seq {
         })
     }
 
-    /// Encodes words: `words` (B, S) u32, `trigrams` (B, S, K) u32, `lengths` per row.
+    /// Encodes words: `words` (B, S) u32, `trigrams` (B, S, K) u32, `lengths` per row, and the
+    /// pretrained word features (B, S, F) when the model uses them.
     pub fn encode(
         &self,
         words: &Tensor,
         trigrams: &Tensor,
         lengths: &[usize],
+        features: Option<&Tensor>,
         dropout: Option<&Dropout>,
     ) -> Result<Encoded> {
         let (b, s) = words.dims2()?;
@@ -195,7 +207,10 @@ impl Seq2Seq {
         let tri = self.trigram_emb.forward(&trigrams.flatten_all()?)?.reshape((b * s, k, self.cfg.d_model))?;
         let ones = Tensor::ones((b * s, 1, k), tri.dtype(), dev)?;
         let tri = ones.matmul(&tri)?.reshape((b, s, self.cfg.d_model))?;
-        let x = self.word_emb.forward(words)?.add(&tri)?.broadcast_add(&self.word_pos.forward(&positions)?)?;
+        let mut x = self.word_emb.forward(words)?.add(&tri)?.broadcast_add(&self.word_pos.forward(&positions)?)?;
+        if let (Some(proj), Some(features)) = (&self.feat_proj, features) {
+            x = x.add(&proj.forward(features)?)?;
+        }
         let mut x = drop(x, dropout)?;
         let mask: Vec<f32> =
             lengths.iter().flat_map(|&n| (0..s).map(move |j| if j < n { 0.0 } else { NEG as f32 })).collect();
@@ -277,11 +292,28 @@ impl Seq2Seq {
         span: Option<(usize, usize)>,
         position: usize,
     ) -> Result<Tensor> {
+        self.step_batch(enc, cache, &[(token, span)], position)
+    }
+
+    /// Feeds one token to each of k hypotheses at the same `position` (beam search) and returns
+    /// their decoder states (k, 1, D). The caches must hold k rows (see [`Seq2Seq::reorder`]):
+    /// one batched step costs about as much as a single one, where k separate steps cost k times.
+    pub fn step_batch(
+        &self,
+        enc: &Encoded,
+        cache: &mut [LayerCache],
+        inputs: &[(u32, Option<(usize, usize)>)],
+        position: usize,
+    ) -> Result<Tensor> {
         let dev = enc.states.device();
-        let tokens = Tensor::new(&[[token]], dev)?;
-        let (s, e) = span.unwrap_or((0, 0));
-        let span_words = Tensor::new(&[[[s as u32, e as u32]]], dev)?;
-        let span_mask = Tensor::new(&[[[if span.is_some() { 1f32 } else { 0.0 }]]], dev)?;
+        let k = inputs.len();
+        let tokens: Vec<u32> = inputs.iter().map(|(t, _)| *t).collect();
+        let words: Vec<u32> =
+            inputs.iter().flat_map(|(_, s)| s.map_or([0, 0], |(a, z)| [a as u32, z as u32])).collect();
+        let mask: Vec<f32> = inputs.iter().map(|(_, s)| if s.is_some() { 1.0 } else { 0.0 }).collect();
+        let tokens = Tensor::from_vec(tokens, (k, 1), dev)?;
+        let span_words = Tensor::from_vec(words, (k, 1, 2), dev)?;
+        let span_mask = Tensor::from_vec(mask, (k, 1, 1), dev)?;
         let mut y = self.embed_inputs(enc, &tokens, &span_words, &span_mask, position)?;
         for (layer, c) in self.decoder.iter().zip(cache.iter_mut()) {
             y = layer.step(&y, c, &enc.mask)?;
@@ -289,9 +321,37 @@ impl Seq2Seq {
         self.dec_norm.forward(&y)
     }
 
+    /// Keeps cache row `parents[i]` as row i: the hypotheses that survive a beam step, each
+    /// continuing from its parent's history.
+    pub fn reorder(cache: &mut [LayerCache], parents: &[u32]) -> Result<()> {
+        let dev = cache.first().map(|c| c.cross_kv.0.device().clone()).unwrap_or(candle_core::Device::Cpu);
+        let index = Tensor::new(parents, &dev)?;
+        let k = parents.len();
+        for c in cache.iter_mut() {
+            if let Some((sk, sv)) = c.self_kv.take() {
+                c.self_kv = Some((sk.index_select(&index, 0)?, sv.index_select(&index, 0)?));
+            }
+            // The encoder's keys and values are the same for every hypothesis.
+            let (ck, cv) = &c.cross_kv;
+            if ck.dim(0)? != k {
+                let first = |t: &Tensor| -> Result<Tensor> {
+                    let dims = t.dims();
+                    t.narrow(0, 0, 1)?.broadcast_as((k, dims[1], dims[2], dims[3]))?.contiguous()
+                };
+                c.cross_kv = (first(ck)?, first(cv)?);
+            }
+        }
+        Ok(())
+    }
+
     /// Next-token log-probabilities (V) from a decoder state.
     pub fn token_log_probs(&self, h: &Tensor) -> Result<Vec<f32>> {
         candle_nn::ops::log_softmax(&self.out.forward(h)?, D::Minus1)?.flatten_all()?.to_vec1()
+    }
+
+    /// Next-token log-probabilities of k decoder states (k, 1, D): one (V) row each.
+    pub fn token_log_probs_batch(&self, h: &Tensor) -> Result<Vec<Vec<f32>>> {
+        candle_nn::ops::log_softmax(&self.out.forward(h)?, D::Minus1)?.squeeze(1)?.to_vec2()
     }
 
     /// Start and end pointer log-probabilities over the words (S each) from a decoder state.

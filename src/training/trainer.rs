@@ -21,9 +21,11 @@ use crate::parser::grammar::Grammar;
 use crate::parser::layers::Dropout;
 use crate::parser::linearize::{self, BOS, EOS, PAD, SPAN};
 use crate::parser::model::{Config, Seq2Seq};
+use crate::parser::pretrained::{self, WordFeatures};
 use crate::parser::vocab::{OutVocab, WordVocab};
 use crate::parser::{
-    CONFIG_FILE, ModelMeta, NeuralParser, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE, input_tensors,
+    CONFIG_FILE, FEATURES_DIR, ModelMeta, NeuralParser, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE,
+    input_tensors,
 };
 
 /// Training settings (the CLI exposes the important ones).
@@ -51,6 +53,11 @@ pub struct Options {
     /// Validate on at most this many examples per epoch.
     pub valid_limit: Option<usize>,
     pub progress: bool,
+    /// A pretrained word-features model (see [`crate::parser::pretrained`]) whose vectors the
+    /// encoder adds to its own; fine-tuning a model without them adds a zero-initialised
+    /// projection, so training starts exactly from the old model's behaviour.
+    #[serde(default)]
+    pub features: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -73,6 +80,7 @@ impl Default for Options {
             max_steps: None,
             valid_limit: None,
             progress: true,
+            features: None,
         }
     }
 }
@@ -162,6 +170,9 @@ fn initialise(varmap: &VarMap, seed: u64, device: &Device) -> Result<()> {
             vec![0.0; n]
         } else if name.contains("norm") {
             vec![1.0; n]
+        } else if name.starts_with("feat_proj") {
+            // Pretrained features start switched off: the model learns how much to trust them.
+            vec![0.0; n]
         } else {
             // Embeddings are (rows, dim); linear weights are (out, in): scale by 1/sqrt(fan in).
             let std = if name.contains("emb") || name.contains("pos") { 0.05 } else { 1.0 / (dims[1] as f32).sqrt() };
@@ -178,8 +189,46 @@ fn initialise(varmap: &VarMap, seed: u64, device: &Device) -> Result<()> {
     Ok(())
 }
 
+/// The pretrained features of a batch, stacked from the per-example cache: (B, S, F), zero-padded.
+fn batch_features(cache: &[Tensor], batch: &[usize], device: &Device) -> Result<Tensor> {
+    let s = batch.iter().map(|&i| cache[i].dim(0)).collect::<candle_core::Result<Vec<_>>>()?;
+    let longest = s.iter().copied().max().unwrap_or(1);
+    let rows = batch
+        .iter()
+        .zip(&s)
+        .map(|(&i, &n)| cache[i].pad_with_zeros(0, 0, longest - n))
+        .collect::<candle_core::Result<Vec<_>>>()?;
+    Ok(Tensor::stack(&rows, 0)?.to_device(device)?)
+}
+
+/// Computes every training example's pretrained features once (the features model is frozen).
+fn feature_cache(features: &WordFeatures, prepared: &[Prepared], progress: bool) -> Result<Vec<Tensor>> {
+    let bar = if progress { ProgressBar::new(prepared.len() as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("word features [{bar:30}] {pos}/{len} ({eta})")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut cache = Vec::with_capacity(prepared.len());
+    for chunk in prepared.chunks(32) {
+        let rows: Vec<&[String]> = chunk.iter().map(|p| p.words.as_slice()).collect();
+        let batch = features.features(&rows)?.to_device(&Device::Cpu)?;
+        for (j, p) in chunk.iter().enumerate() {
+            cache.push(batch.get(j)?.narrow(0, 0, p.words.len())?.contiguous()?);
+        }
+        bar.inc(chunk.len() as u64);
+    }
+    bar.finish_and_clear();
+    Ok(cache)
+}
+
 /// One batch's loss: token cross-entropy plus start and end pointer cross-entropies.
-fn batch_loss(parser: &NeuralParser, batch: &[&Prepared], dropout: &Dropout, word_dropout: f32) -> Result<Tensor> {
+fn batch_loss(
+    parser: &NeuralParser,
+    batch: &[&Prepared],
+    features: Option<&Tensor>,
+    dropout: &Dropout,
+    word_dropout: f32,
+) -> Result<Tensor> {
     let dev = &parser.device;
     let pad = parser.out.id(PAD).unwrap_or(0);
     let bos = parser.out.id(BOS).unwrap_or(0);
@@ -188,7 +237,7 @@ fn batch_loss(parser: &NeuralParser, batch: &[&Prepared], dropout: &Dropout, wor
     let rows: Vec<&[String]> = batch.iter().map(|p| p.words.as_slice()).collect();
     let unk = || dropout.draw() < word_dropout;
     let (ids, tri, lengths) = input_tensors(&parser.words, parser.net.cfg.trigram_buckets, &rows, Some(&unk), dev)?;
-    let enc = parser.net.encode(&ids, &tri, &lengths, Some(dropout))?;
+    let enc = parser.net.encode(&ids, &tri, &lengths, features, Some(dropout))?;
     let s = ids.dims2()?.1;
     let t = batch.iter().map(|p| p.tokens.len() + 1).max().unwrap_or(1);
     let (mut inputs, mut targets, mut span_words, mut span_mask) = (vec![], vec![], vec![], vec![]);
@@ -262,6 +311,7 @@ fn prepare(train: &[Example], opts: &Options) -> Result<Vocabularies> {
         out_vocab: out.len(),
         max_words: MAX_WORDS,
         max_tokens: MAX_TOKENS,
+        word_features: 0,
     };
     let prepared = to_ids(kept, &out);
     Ok(Vocabularies { words, out, grammar, cfg, prepared })
@@ -307,6 +357,10 @@ fn load_grown(varmap: &VarMap, path: &Path, device: &Device) -> Result<()> {
     let data = varmap.data().lock().map_err(|_| ParserError::Data("variable map poisoned".into()))?;
     for (name, var) in data.iter() {
         let Some(old) = saved.get(name) else {
+            if name.starts_with("feat_proj") {
+                // Pretrained features added to a model trained without them: they start at zero.
+                continue;
+            }
             return Err(ParserError::Data(format!("{}: no weights named {name}", path.display())));
         };
         let (new_dims, old_dims) = (var.dims(), old.dims());
@@ -350,6 +404,19 @@ pub fn save_model(parser: &NeuralParser, varmap: &VarMap, dir: &Path) -> Result<
     Ok(())
 }
 
+/// Copies a word-features model's three files next to a saved network.
+pub fn copy_features(src: &Path, dst: &Path) -> Result<()> {
+    if src == dst {
+        return Ok(());
+    }
+    std::fs::create_dir_all(dst).map_err(|source| ParserError::Io { path: dst.into(), source })?;
+    for name in [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE, pretrained::WEIGHTS_FILE] {
+        let from = src.join(name);
+        std::fs::copy(&from, dst.join(name)).map_err(|source| ParserError::Io { path: from.clone(), source })?;
+    }
+    Ok(())
+}
+
 /// Writes `config.json` and `tokenizer.json`: a model directory but for its weights.
 fn save_meta(meta: &ModelMeta, words: &WordVocab, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
@@ -386,11 +453,30 @@ pub fn train(
 ) -> Result<(NeuralParser, TrainReport)> {
     let started = Instant::now();
     let device = crate::parser::model::default_device();
-    let Vocabularies { words, out: out_vocab, grammar, cfg, prepared } = match start {
+    let Vocabularies { words, out: out_vocab, grammar, mut cfg, prepared } = match start {
         Start::From(dir) => prepare_from(dir, train)?,
         Start::Fresh | Start::Resume => prepare(train, opts)?,
     };
     tracing::info!(examples = prepared.len(), words = words.size, tokens = out_vocab.len(), "vocabularies built");
+    // The pretrained word features: the ones asked for, else those of the model fine-tuned.
+    let features_dir = match (&opts.features, start) {
+        (Some(dir), _) => Some(dir.clone()),
+        (None, Start::From(dir)) if cfg.word_features > 0 => Some(dir.join(FEATURES_DIR)),
+        _ => None,
+    };
+    let features = features_dir.as_deref().map(|dir| WordFeatures::load_dir(dir, &device)).transpose()?;
+    if let Some(f) = &features {
+        if cfg.word_features != 0 && cfg.word_features != f.dim {
+            return Err(ParserError::Data(format!(
+                "the model uses {}-long word features, {} gives {}",
+                cfg.word_features,
+                features_dir.as_deref().unwrap_or(Path::new("?")).display(),
+                f.dim
+            )));
+        }
+        cfg.word_features = f.dim;
+    }
+    let feature_cache = features.as_ref().map(|f| feature_cache(f, &prepared, opts.progress)).transpose()?;
     let mut varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
     let net = Seq2Seq::load(cfg, vb)?;
@@ -399,7 +485,7 @@ pub fn train(
         load_grown(&varmap, &dir.join(WEIGHTS_FILE), &device)?;
     }
     let resume = matches!(start, Start::Resume);
-    let parser = NeuralParser { net, words, out: out_vocab, grammar, device, beam_width: 1 };
+    let parser = NeuralParser { net, words, out: out_vocab, grammar, features, device, beam_width: 1 };
 
     let mut report = TrainReport { train_examples: prepared.len(), valid_examples: valid.len(), ..Default::default() };
     let mut state = Checkpoint { epoch: 0, best_valid_exact: -1.0, best_epoch: 0, bad_epochs: 0, epoch_losses: vec![] };
@@ -449,7 +535,8 @@ pub fn train(
             };
             opt.set_learning_rate(lr);
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &prepared[i]).collect();
-            let loss = batch_loss(&parser, &batch, &dropout, opts.word_dropout)?;
+            let feats = feature_cache.as_deref().map(|c| batch_features(c, chunk, &parser.device)).transpose()?;
+            let loss = batch_loss(&parser, &batch, feats.as_ref(), &dropout, opts.word_dropout)?;
             opt.backward_step(&loss)?;
             let value = loss.to_scalar::<f32>()?;
             report.step_losses.push(value);
@@ -484,6 +571,9 @@ pub fn train(
             state.bad_epochs = 0;
             if let Some(dir) = out {
                 save_model(&parser, &varmap, dir)?;
+                if let Some(src) = &features_dir {
+                    copy_features(src, &dir.join(FEATURES_DIR))?;
+                }
             }
         } else {
             state.bad_epochs += 1;
