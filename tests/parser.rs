@@ -139,6 +139,10 @@ fn pretrained_features_join_a_trained_model_switched_off_and_travel_with_it() {
         candle_core::safetensors::load(learn.path().join("model.safetensors"), &candle_core::Device::Cpu).unwrap();
     let moved = weights["feat_proj.weight"].abs().unwrap().sum_all().unwrap().to_scalar::<f32>().unwrap();
     assert!(moved > 0.0, "the feature projection never trained");
+    // Averaging two versions trained with features keeps the features beside the mean.
+    let soup = tempfile::tempdir().unwrap();
+    average::average_models(&[tuned.path().into(), learn.path().into()], soup.path()).unwrap();
+    assert_eq!(NeuralParser::load_dir(soup.path()).unwrap().features.map(|f| f.dim), Some(32));
     // A model that needs features refuses to load without them, with a reason.
     std::fs::remove_dir_all(tuned.path().join("features")).unwrap();
     let err = NeuralParser::load_dir(tuned.path()).err().expect("loads without its features").to_string();
@@ -249,6 +253,24 @@ fn unseen_words_are_copied_as_spans() {
     let json = parsed.lf.to_json_string();
     assert!(json.contains("BUILD"), "{json}");
     assert!(json.contains("[2,2]"), "{json}");
+}
+
+/// Everything the binary embeds from `models/` (network, vocabulary, word-features model) must
+/// stay within the 25 MB budget players download.
+#[test]
+fn the_shipped_models_fit_in_25_mb() {
+    fn size(dir: &Path) -> u64 {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| if p.is_dir() { size(&p) } else { p.metadata().unwrap().len() })
+            .sum()
+    }
+    let total = size(Path::new("models"));
+    assert!(total <= 25 * 1024 * 1024, "models/ holds {:.1} MB", total as f64 / 1048576.0);
+    // A network trained with word features finds them inside the binary.
+    let parser = NeuralParser::shipped().unwrap();
+    assert_eq!(parser.features.as_ref().map_or(0, |f| f.dim), parser.net.cfg.word_features);
 }
 
 #[test]

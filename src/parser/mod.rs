@@ -78,11 +78,10 @@ pub struct NeuralParser {
 }
 
 /// Default beam width. A beam of 2 scored best for the session-13 model (41.3 % vs 40.3 % greedy,
-/// 41.2 % for 3 and 4; wider beams rank short forms too high); for the session-14 model greedy and
-/// beam 2 are one row apart (41.5 / 41.4 %) and beam 2 passes the say-only scenarios it was chosen
-/// on. Hypotheses are decoded as one batch, so it costs p50 5.9 ms against greedy's 3.6 ms
-/// (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`] runs only when the first decoding yields
-/// no form that validates.
+/// 41.2 % for 3 and 4; wider beams rank short forms too high); for the session-15 model (with word
+/// features) it is 46.07 % against 45.76 % greedy. Hypotheses are decoded as one batch, so it costs
+/// p50 10.1 ms against greedy's 8.0 ms (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`] runs
+/// only when the first decoding yields no form that validates.
 pub const DEFAULT_BEAM: usize = 2;
 /// Beam width tried when the first decoding yields nothing valid.
 pub const FALLBACK_BEAM: usize = 4;
@@ -174,16 +173,28 @@ impl NeuralParser {
         Self::from_bytes(&config, &read(TOKENIZER_FILE)?, read(WEIGHTS_FILE)?, features, device)
     }
 
-    /// The model shipped inside the binary. It uses no pretrained word features: they cost more
-    /// per parse than the latency target allows on one core (see `models/parser/CARD.md`); a
-    /// network trained with them loads from its directory ([`NeuralParser::load_dir`]).
+    /// The model shipped inside the binary, with its pretrained word-features model (3 BERT layers,
+    /// pruned and int8; see `models/parser/CARD.md`), which is built only when the network was
+    /// trained with it.
     pub fn shipped() -> Result<Self> {
+        const CONFIG: &[u8] = include_bytes!("../../models/parser/config.json");
+        let meta: ModelMeta = serde_json::from_slice(CONFIG)?;
+        let device = model::default_device();
+        let features = match meta.model.word_features {
+            0 => None,
+            _ => Some(WordFeatures::from_bytes(
+                include_bytes!("../../models/parser/features/config.json"),
+                include_bytes!("../../models/parser/features/tokenizer.json"),
+                include_bytes!("../../models/parser/features/model.safetensors"),
+                &device,
+            )?),
+        };
         Self::from_bytes(
-            include_bytes!("../../models/parser/config.json"),
+            CONFIG,
             include_bytes!("../../models/parser/tokenizer.json"),
             include_bytes!("../../models/parser/model.safetensors").to_vec(),
-            None,
-            model::default_device(),
+            features,
+            device,
         )
     }
 

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
 
-use crate::parser::{CONFIG_FILE, ModelMeta, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
+use crate::parser::{CONFIG_FILE, FEATURES_DIR, ModelMeta, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
+use crate::training::trainer::copy_features;
 
 fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
     let path = dir.join(name);
@@ -20,7 +21,8 @@ fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
 }
 
 /// Averages the weights of the models in `dirs` (two or more) into `out`. The first model's
-/// `tokenizer.json` is copied; every model must have the same tokenizer, sizes and output tokens.
+/// `tokenizer.json` (and `features/`, for networks trained with pretrained word features) is
+/// copied; every model must have the same tokenizer, features, sizes and output tokens.
 pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     let [first, rest @ ..] = dirs else {
         return Err(ParserError::Data("no models to average".into()));
@@ -49,6 +51,11 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
         if read(dir, TOKENIZER_FILE)? != tokenizer {
             return Err(mismatch("word vocabulary"));
         }
+        if meta.model.word_features > 0
+            && read(&dir.join(FEATURES_DIR), WEIGHTS_FILE)? != read(&first.join(FEATURES_DIR), WEIGHTS_FILE)?
+        {
+            return Err(mismatch("pretrained word features"));
+        }
         meta.grammar.merge(&other.grammar);
         let weights = candle_core::safetensors::load(dir.join(WEIGHTS_FILE), &Device::Cpu)?;
         add_into(&mut sum, weights).map_err(|name| mismatch(&format!("tensor {name}")))?;
@@ -62,6 +69,9 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     };
     write(CONFIG_FILE, serde_json::to_string(&meta)?.as_bytes())?;
     write(TOKENIZER_FILE, &tokenizer)?;
+    if meta.model.word_features > 0 {
+        copy_features(&first.join(FEATURES_DIR), &out.join(FEATURES_DIR))?;
+    }
     candle_core::safetensors::save(&mean, out.join(WEIGHTS_FILE))?;
     Ok(())
 }
