@@ -189,7 +189,7 @@ enum Command {
         #[arg(long, num_args = 1..)]
         scenarios: Vec<PathBuf>,
         /// Write every parse here, one JSON object a line: text, correct, error kind, confidence
-        /// (and each decoder choice's log-probability), gold and predicted forms.
+        /// (and each decoder choice: token, span words, log-probability), gold and predicted forms.
         #[arg(long)]
         dump: Option<PathBuf>,
     },
@@ -202,6 +202,10 @@ enum Command {
         /// Beam width for decoding (1 = greedy; default: the parser's).
         #[arg(long)]
         beam: Option<usize>,
+        /// Also list the decisions behind the confidence (each token or span the model chose
+        /// freely, with its probability), least sure first: why a line was asked back.
+        #[arg(long)]
+        explain: bool,
     },
     /// One answer from the configured language model (see craftmate.example.toml), made safe for
     /// chat; GGUF models print tokens/s to stderr.
@@ -315,7 +319,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 scenarios: &scenarios,
             })
         }
-        Command::Parse { text, model, beam } => cli::parse::run(&text, model.as_deref(), beam),
+        Command::Parse { text, model, beam, explain } => cli::parse::run(&text, model.as_deref(), beam, explain),
         Command::Chat(args) => cli::chat::run(&args),
         Command::Connect(args) => cli::connect::run(&args),
     }

@@ -247,6 +247,25 @@ fn a_beam_of_one_decodes_exactly_like_greedy_and_wider_beams_stay_valid() {
 }
 
 #[test]
+fn the_confidence_is_the_product_of_the_choices_it_lists() {
+    let parser = NeuralParser::shipped().unwrap();
+    for text in ["build a red cube here", "dig a hole until you hit stone", "destroy the tallest tower"] {
+        let parsed = parser.parse(text);
+        let words = craftmate::logical_form::tokenize(text);
+        assert!(!parsed.choices.is_empty(), "{text}");
+        let product = parsed.choices.iter().map(|c| c.log_prob).sum::<f32>().exp();
+        assert!((product - parsed.confidence).abs() < 1e-5, "{text}: {product} vs {}", parsed.confidence);
+        for c in &parsed.choices {
+            assert!(c.log_prob <= 0.0, "{text}: {c:?}");
+            if let Some((a, b)) = c.words {
+                assert!(a <= b && b < words.len(), "{text}: span {a}..{b} of {} words", words.len());
+                assert_eq!(c.token, "<span>");
+            }
+        }
+    }
+}
+
+#[test]
 fn unseen_words_are_copied_as_spans() {
     let parser = NeuralParser::shipped().unwrap();
     let parsed = parser.parse("build a zigurat");

@@ -20,7 +20,30 @@ pub struct Decoded {
     pub tokens: Vec<String>,
     pub spans: Vec<Span>,
     pub log_prob: f32,
-    pub choices: Vec<f32>,
+    pub choices: Vec<Choice>,
+}
+
+/// One decision that changes what the bot does, kept so a low confidence can be explained
+/// (`craftmate parse --explain`, `eval-parser --dump`): which token or words were chosen, and how
+/// sure the model was.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Choice {
+    /// The output token chosen (`k:location`, `v:BUILD`, …), or `<span>` for a span's words.
+    pub token: String,
+    /// For a span, the first and last word it picked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub words: Option<(usize, usize)>,
+    pub log_prob: f32,
+}
+
+impl Choice {
+    fn token(token: &str, log_prob: f32) -> Self {
+        Choice { token: token.to_string(), words: None, log_prob }
+    }
+
+    fn span(span: Span, log_prob: f32) -> Self {
+        Choice { token: SPAN.to_string(), words: Some((span.start, span.end)), log_prob }
+    }
 }
 
 /// The key whose presence and span are bookkeeping (see [`Decoded`]).
@@ -98,7 +121,7 @@ pub fn greedy(
             let lp = logits[best.0 as usize] - norm;
             let text_span = allowed.iter().find(|(_, t)| t == TEXT_SPAN_KEY).map(|(id, _)| logits[*id as usize] - norm);
             out.log_prob += lp;
-            out.choices.push(behaviour_log_prob(&best.1, lp, text_span));
+            out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, lp, text_span)));
             best
         };
         if token == EOS {
@@ -110,7 +133,7 @@ pub fn greedy(
             let (span, lp) = best_span(&start, &end, n_words);
             out.log_prob += lp;
             if out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
-                out.choices.push(lp);
+                out.choices.push(Choice::span(span, lp));
             }
             out.spans.push(span);
             input_span = Some((span.start, span.end));
@@ -178,7 +201,7 @@ pub fn beam(
                 let mut next = hyp.clone();
                 next.out.log_prob += lp;
                 if !forced {
-                    next.out.choices.push(behaviour_log_prob(&token, lp, text_span));
+                    next.out.choices.push(Choice::token(&token, behaviour_log_prob(&token, lp, text_span)));
                 }
                 if token == EOS {
                     finished.push(next.out);
@@ -193,7 +216,7 @@ pub fn beam(
                     let (span, lp) = best_span(start, end, n_words);
                     next.out.log_prob += lp;
                     if hyp.out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
-                        next.out.choices.push(lp);
+                        next.out.choices.push(Choice::span(span, lp));
                     }
                     next.out.spans.push(span);
                     next.input_span = Some((span.start, span.end));

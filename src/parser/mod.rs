@@ -34,12 +34,12 @@ use crate::logical_form::{self, DialogueType, LogicalForm};
 
 /// A parse: the logical form and how sure the parser is (0–1: the probability the model gives to
 /// every choice in the form that changes what the bot does, so long or unusual forms score lower),
-/// with those choices' log-probabilities (empty for parses that did not come from the network).
+/// with those choices (empty for parses that did not come from the network).
 #[derive(Debug, Clone)]
 pub struct Parsed {
     pub lf: LogicalForm,
     pub confidence: f32,
-    pub choices: Vec<f32>,
+    pub choices: Vec<decode::Choice>,
 }
 
 /// Anything that turns chat into a logical form.
@@ -218,7 +218,7 @@ impl NeuralParser {
                 let value = linearize::delinearize(&decoded.tokens, &decoded.spans)?;
                 let lf = LogicalForm::from_json_value(&value).ok()?;
                 logical_form::validate(&text, &lf).ok()?;
-                let confidence = decoded.choices.iter().sum::<f32>().exp();
+                let confidence = decoded.choices.iter().map(|c| c.log_prob).sum::<f32>().exp();
                 Some(Parsed { lf, confidence, choices: decoded.choices })
             })
         };

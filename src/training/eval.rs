@@ -35,7 +35,7 @@ pub struct Record {
     pub correct: bool,
     pub error: Option<&'static str>,
     pub confidence: f32,
-    pub choices: Vec<f32>,
+    pub choices: Vec<crate::parser::decode::Choice>,
     pub gold: Value,
     pub predicted: Value,
 }
