@@ -43,16 +43,17 @@ const LINES: &[&str] = &[
     "hey bot can you please go over to that red building and destroy the roof then come back to me",
 ];
 
-/// Runs every line `rounds` times through `f`; returns (p50, p99) in milliseconds.
-fn time(rounds: usize, mut f: impl FnMut(&str)) -> (f64, f64) {
-    for line in LINES {
-        f(line); // warm-up
+/// Runs every line (by index into [`LINES`]) `rounds` times through `f`; returns (p50, p99) in
+/// milliseconds.
+fn time(rounds: usize, mut f: impl FnMut(usize)) -> (f64, f64) {
+    for i in 0..LINES.len() {
+        f(i); // warm-up
     }
     let mut ms: Vec<f64> = Vec::with_capacity(LINES.len() * rounds);
     for _ in 0..rounds {
-        for line in LINES {
+        for i in 0..LINES.len() {
             let t0 = Instant::now();
-            f(line);
+            f(i);
             ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         }
     }
@@ -65,24 +66,23 @@ fn time(rounds: usize, mut f: impl FnMut(&str)) -> (f64, f64) {
 pub fn run(parser: &mut NeuralParser, rounds: usize) -> Vec<Figure> {
     let mut figures = Vec::new();
     let words: Vec<Vec<String>> = LINES.iter().map(|l| logical_form::tokenize(l)).collect();
-    let index = |line: &str| LINES.iter().position(|l| *l == line).unwrap_or(0);
     if let Some(features) = &parser.features {
-        let (p50, p99) = time(rounds, |line| {
-            let _ = features.features(&[&words[index(line)]]);
+        let (p50, p99) = time(rounds, |i| {
+            let _ = features.features(&[&words[i]]);
         });
         figures.push(Figure::new("word_features_p50_ms", p50, "ms"));
         figures.push(Figure::new("word_features_p99_ms", p99, "ms"));
     }
-    let (p50, p99) = time(rounds, |line| {
-        let _ = parser.encode(&words[index(line)]);
+    let (p50, p99) = time(rounds, |i| {
+        let _ = parser.encode(&words[i]);
     });
     figures.push(Figure::new("encode_p50_ms", p50, "ms"));
     figures.push(Figure::new("encode_p99_ms", p99, "ms"));
     let default_beam = parser.beam_width;
     for (name, width) in [("greedy", 1), ("default_beam", default_beam)] {
         parser.beam_width = width;
-        let (p50, p99) = time(rounds, |line| {
-            let _ = parser.parse(line);
+        let (p50, p99) = time(rounds, |i| {
+            let _ = parser.parse(LINES[i]);
         });
         figures.push(Figure::new(format!("parse_{name}_p50_ms"), p50, "ms"));
         figures.push(Figure::new(format!("parse_{name}_p99_ms"), p99, "ms"));

@@ -33,6 +33,8 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     let mut meta: ModelMeta = serde_json::from_slice(&read(first, CONFIG_FILE)?)?;
     let tokenizer = read(first, TOKENIZER_FILE)?;
     let mut sum = candle_core::safetensors::load(first.join(WEIGHTS_FILE), &Device::Cpu)?;
+    let features =
+        if meta.model.word_features > 0 { Some(read(&first.join(FEATURES_DIR), WEIGHTS_FILE)?) } else { None };
     for dir in rest {
         let other: ModelMeta = serde_json::from_slice(&read(dir, CONFIG_FILE)?)?;
         let mismatch = |what: &str| {
@@ -51,8 +53,8 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
         if read(dir, TOKENIZER_FILE)? != tokenizer {
             return Err(mismatch("word vocabulary"));
         }
-        if meta.model.word_features > 0
-            && read(&dir.join(FEATURES_DIR), WEIGHTS_FILE)? != read(&first.join(FEATURES_DIR), WEIGHTS_FILE)?
+        if let Some(features) = &features
+            && read(&dir.join(FEATURES_DIR), WEIGHTS_FILE)? != *features
         {
             return Err(mismatch("pretrained word features"));
         }
@@ -69,7 +71,7 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     };
     write(CONFIG_FILE, serde_json::to_string(&meta)?.as_bytes())?;
     write(TOKENIZER_FILE, &tokenizer)?;
-    if meta.model.word_features > 0 {
+    if features.is_some() {
         copy_features(&first.join(FEATURES_DIR), &out.join(FEATURES_DIR))?;
     }
     candle_core::safetensors::save(&mean, out.join(WEIGHTS_FILE))?;

@@ -477,6 +477,10 @@ pub fn train(
         cfg.word_features = f.dim;
     }
     let feature_cache = features.as_ref().map(|f| feature_cache(f, &prepared, opts.progress)).transpose()?;
+    // The frozen features model never changes, so it is copied beside the network once.
+    if let (Some(src), Some(dir)) = (&features_dir, out) {
+        copy_features(src, &dir.join(FEATURES_DIR))?;
+    }
     let mut varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &device);
     let net = Seq2Seq::load(cfg, vb)?;
@@ -571,9 +575,6 @@ pub fn train(
             state.bad_epochs = 0;
             if let Some(dir) = out {
                 save_model(&parser, &varmap, dir)?;
-                if let Some(src) = &features_dir {
-                    copy_features(src, &dir.join(FEATURES_DIR))?;
-                }
             }
         } else {
             state.bad_epochs += 1;
