@@ -80,7 +80,7 @@ pub struct NeuralParser {
 /// Default beam width. A beam of 2 scored best for the session-13 model (41.3 % vs 40.3 % greedy,
 /// 41.2 % for 3 and 4; wider beams rank short forms too high); for the session-15 model (with word
 /// features) it is 46.78 % against 46.27 % greedy. Hypotheses are decoded as one batch, so it costs
-/// p50 9.5–10.1 ms against greedy's 7.2–8.0 ms (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`] runs
+/// p50 9.5–10.2 ms against greedy's 7.2–8.0 ms (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`] runs
 /// only when the first decoding yields no form that validates.
 pub const DEFAULT_BEAM: usize = 2;
 /// Beam width tried when the first decoding yields nothing valid.
