@@ -144,7 +144,8 @@ impl NeuralParser {
             }
         };
         let vb = VarBuilder::from_buffered_safetensors(weights, model::DTYPE, &device)?;
-        let net = Seq2Seq::load(meta.model, vb)?;
+        let mut net = Seq2Seq::load(meta.model, vb)?;
+        net.freeze()?;
         Ok(NeuralParser {
             net,
             words: WordVocab::from_bytes(tokenizer)?,

@@ -8,10 +8,10 @@
 //! Pointer heads score every encoder position against the decoder state that emits `<span>`.
 
 use candle_core::{D, DType, Device, Module, Result, Tensor};
-use candle_nn::{Embedding, Linear, VarBuilder, embedding, linear};
+use candle_nn::{Embedding, VarBuilder, embedding};
 use serde::{Deserialize, Serialize};
 
-use super::layers::{Attention, Dropout, FeedForward, LayerNorm, drop};
+use super::layers::{Attention, Dense, Dropout, FeedForward, LayerNorm, drop};
 
 /// Sizes of the network.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -131,17 +131,17 @@ pub struct Seq2Seq {
     trigram_emb: Embedding,
     word_pos: Embedding,
     /// Projection of the pretrained word features into the model's width (when it has them).
-    feat_proj: Option<Linear>,
+    feat_proj: Option<Dense>,
     encoder: Vec<EncoderLayer>,
     enc_norm: LayerNorm,
     tok_emb: Embedding,
     tok_pos: Embedding,
-    span_in: Linear,
+    span_in: Dense,
     decoder: Vec<DecoderLayer>,
     dec_norm: LayerNorm,
-    out: Linear,
-    start_q: Linear,
-    end_q: Linear,
+    out: Dense,
+    start_q: Dense,
+    end_q: Dense,
 }
 
 /// Encoder output plus its additive padding mask (B, 1, 1, S).
@@ -172,20 +172,49 @@ impl Seq2Seq {
             word_pos: embedding(cfg.max_words, d, vb.pp("word_pos"))?,
             feat_proj: match cfg.word_features {
                 0 => None,
-                f => Some(linear(f, d, vb.pp("feat_proj"))?),
+                f => Some(Dense::load(f, d, vb.pp("feat_proj"))?),
             },
             encoder,
             enc_norm: LayerNorm::load(d, vb.pp("enc_norm"))?,
             tok_emb: embedding(cfg.out_vocab, d, vb.pp("tok_emb"))?,
             tok_pos: embedding(cfg.max_tokens + 1, d, vb.pp("tok_pos"))?,
-            span_in: linear(d, d, vb.pp("span_in"))?,
+            span_in: Dense::load(d, d, vb.pp("span_in"))?,
             decoder,
             dec_norm: LayerNorm::load(d, vb.pp("dec_norm"))?,
-            out: linear(d, cfg.out_vocab, vb.pp("out"))?,
-            start_q: linear(d, d, vb.pp("start_q"))?,
-            end_q: linear(d, d, vb.pp("end_q"))?,
+            out: Dense::load(d, cfg.out_vocab, vb.pp("out"))?,
+            start_q: Dense::load(d, d, vb.pp("start_q"))?,
+            end_q: Dense::load(d, d, vb.pp("end_q"))?,
             cfg,
         })
+    }
+
+    /// Prepares the network for inference only: every projection keeps its weight transposed and
+    /// contiguous (see [`Dense`]), which makes decoding steps faster. A frozen network must not be
+    /// trained further.
+    pub fn freeze(&mut self) -> Result<()> {
+        for layer in &mut self.encoder {
+            layer.norm1.freeze()?;
+            layer.attn.freeze()?;
+            layer.norm2.freeze()?;
+            layer.ff.freeze()?;
+        }
+        for layer in &mut self.decoder {
+            layer.norm1.freeze()?;
+            layer.self_attn.freeze()?;
+            layer.norm2.freeze()?;
+            layer.cross_attn.freeze()?;
+            layer.norm3.freeze()?;
+            layer.ff.freeze()?;
+        }
+        self.enc_norm.freeze()?;
+        self.dec_norm.freeze()?;
+        for p in [&mut self.span_in, &mut self.out, &mut self.start_q, &mut self.end_q] {
+            p.freeze()?;
+        }
+        if let Some(p) = &mut self.feat_proj {
+            p.freeze()?;
+        }
+        Ok(())
     }
 
     /// Encodes words: `words` (B, S) u32, `trigrams` (B, S, K) u32, `lengths` per row, and the
@@ -234,11 +263,18 @@ impl Seq2Seq {
     ) -> Result<Tensor> {
         let (b, t) = tokens.dims2()?;
         let d = self.cfg.d_model;
-        let positions = Tensor::arange(offset as u32, (offset + t) as u32, tokens.device())?;
         let flat = enc.states.reshape(((), d))?;
         let picked = flat.index_select(&span_words.flatten_all()?, 0)?.reshape((b, t, 2, d))?.sum(2)?;
         let span_vec = self.span_in.forward(&picked)?.broadcast_mul(span_mask)?;
-        self.tok_emb.forward(tokens)?.broadcast_add(&self.tok_pos.forward(&positions)?)?.add(&span_vec)
+        self.embed_tokens(tokens, offset)?.add(&span_vec)
+    }
+
+    /// Output-token plus position embeddings of `tokens` (B, T) from position `offset`: the whole
+    /// decoder input where no input is a `<span>`.
+    fn embed_tokens(&self, tokens: &Tensor, offset: usize) -> Result<Tensor> {
+        let t = tokens.dim(1)?;
+        let positions = Tensor::arange(offset as u32, (offset + t) as u32, tokens.device())?;
+        self.tok_emb.forward(tokens)?.broadcast_add(&self.tok_pos.forward(&positions)?)
     }
 
     /// Pointer scores of decoder states `h` (B, T, D) against encoder states: (B, T, S) each.
@@ -308,13 +344,18 @@ impl Seq2Seq {
         let dev = enc.states.device();
         let k = inputs.len();
         let tokens: Vec<u32> = inputs.iter().map(|(t, _)| *t).collect();
-        let words: Vec<u32> =
-            inputs.iter().flat_map(|(_, s)| s.map_or([0, 0], |(a, z)| [a as u32, z as u32])).collect();
-        let mask: Vec<f32> = inputs.iter().map(|(_, s)| if s.is_some() { 1.0 } else { 0.0 }).collect();
         let tokens = Tensor::from_vec(tokens, (k, 1), dev)?;
-        let span_words = Tensor::from_vec(words, (k, 1, 2), dev)?;
-        let span_mask = Tensor::from_vec(mask, (k, 1, 1), dev)?;
-        let mut y = self.embed_inputs(enc, &tokens, &span_words, &span_mask, position)?;
+        // Most steps feed no span: their input is the token embedding alone.
+        let mut y = if inputs.iter().any(|(_, s)| s.is_some()) {
+            let words: Vec<u32> =
+                inputs.iter().flat_map(|(_, s)| s.map_or([0, 0], |(a, z)| [a as u32, z as u32])).collect();
+            let mask: Vec<f32> = inputs.iter().map(|(_, s)| if s.is_some() { 1.0 } else { 0.0 }).collect();
+            let span_words = Tensor::from_vec(words, (k, 1, 2), dev)?;
+            let span_mask = Tensor::from_vec(mask, (k, 1, 1), dev)?;
+            self.embed_inputs(enc, &tokens, &span_words, &span_mask, position)?
+        } else {
+            self.embed_tokens(&tokens, position)?
+        };
         for (layer, c) in self.decoder.iter().zip(cache.iter_mut()) {
             y = layer.step(&y, c, &enc.mask)?;
         }
@@ -374,3 +415,62 @@ pub fn default_device() -> Device {
 
 /// The weights' dtype (kept in f32: the model is small).
 pub const DTYPE: DType = DType::F32;
+
+#[cfg(test)]
+mod tests {
+    use candle_nn::VarMap;
+
+    use super::*;
+
+    fn tiny_config() -> Config {
+        Config {
+            d_model: 16,
+            heads: 2,
+            d_ff: 32,
+            encoder_layers: 1,
+            decoder_layers: 2,
+            word_vocab: 20,
+            trigram_buckets: 32,
+            out_vocab: 12,
+            max_words: 8,
+            max_tokens: 10,
+            word_features: 6,
+        }
+    }
+
+    fn max_difference(a: &Tensor, b: &Tensor) -> f32 {
+        (a - b).unwrap().abs().unwrap().flatten_all().unwrap().max(0).unwrap().to_scalar().unwrap()
+    }
+
+    #[test]
+    fn a_frozen_network_computes_what_the_trainable_one_computes() {
+        // Two networks on the same random weights; one frozen for inference (transposed weights,
+        // row-by-row norms and softmax) must encode, step and point the same, to rounding.
+        let varmap = VarMap::new();
+        let vb = VarBuilder::from_varmap(&varmap, DTYPE, &Device::Cpu);
+        let trainable = Seq2Seq::load(tiny_config(), vb.clone()).unwrap();
+        let mut frozen = Seq2Seq::load(tiny_config(), vb).unwrap();
+        frozen.freeze().unwrap();
+
+        let dev = Device::Cpu;
+        let words = Tensor::new(&[[3u32, 7, 1, 0]], &dev).unwrap();
+        let trigrams = Tensor::new(&[[[1u32, 2], [3, 4], [5, 6], [0, 0]]], &dev).unwrap();
+        let features = Tensor::randn(0f32, 1.0, (1, 4, 6), &dev).unwrap();
+        let encode = |net: &Seq2Seq| net.encode(&words, &trigrams, &[3], Some(&features), None).unwrap();
+        let (enc_a, enc_b) = (encode(&trainable), encode(&frozen));
+        assert!(max_difference(&enc_a.states, &enc_b.states) < 1e-5);
+
+        let (mut cache_a, mut cache_b) = (trainable.start_cache(&enc_a).unwrap(), frozen.start_cache(&enc_b).unwrap());
+        // A token, a span over words 0..1, another token: both input paths of a step.
+        for (position, (token, span)) in [(1u32, None), (3, Some((0, 1))), (5, None)].into_iter().enumerate() {
+            let h_a = trainable.step(&enc_a, &mut cache_a, token, span, position).unwrap();
+            let h_b = frozen.step(&enc_b, &mut cache_b, token, span, position).unwrap();
+            assert!(max_difference(&h_a, &h_b) < 1e-5, "step {position}");
+            let (lp_a, lp_b) = (trainable.token_log_probs(&h_a).unwrap(), frozen.token_log_probs(&h_b).unwrap());
+            assert!(lp_a.iter().zip(&lp_b).all(|(a, b)| (a - b).abs() < 1e-4));
+            let (sa, sb) =
+                (trainable.span_log_probs(&h_a, &enc_a).unwrap(), frozen.span_log_probs(&h_b, &enc_b).unwrap());
+            assert!(sa.0.iter().zip(&sb.0).chain(sa.1.iter().zip(&sb.1)).all(|(a, b)| (a - b).abs() < 1e-4));
+        }
+    }
+}
