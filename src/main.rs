@@ -164,6 +164,17 @@ enum Command {
         #[arg(required = true, num_args = 2.., value_name = "DIR")]
         models: Vec<PathBuf>,
     },
+    /// Put separately trained parsers (other seeds) together as one model directory whose networks
+    /// all vote at every decoding step; score it with eval-parser and bench parser before shipping.
+    EnsembleModels {
+        /// Output model directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Two or more model directories with the same output tokens and word features; the first
+        /// one's grammar (widened by the others') constrains decoding.
+        #[arg(required = true, num_args = 2.., value_name = "DIR")]
+        models: Vec<PathBuf>,
+    },
     /// Benchmark the parser: exact match overall / per type, error kinds, latency.
     EvalParser {
         /// Model directory (default: the model shipped in the binary).
@@ -301,6 +312,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cli::train::pack_features(&from, &annotated, &corpora, min_count, layers, &out)
         }
         Command::AverageModels { out, models } => cli::train::average(&models, &out),
+        Command::EnsembleModels { out, models } => cli::train::ensemble(&models, &out),
         Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, dump, scenarios } => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {

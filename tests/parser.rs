@@ -202,6 +202,77 @@ fn averaging_refuses_models_that_are_not_versions_of_one_model() {
 }
 
 #[test]
+fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
+    use craftmate::parser::decode;
+    use craftmate::training::ensemble::ensemble_models;
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_fine_tuned_runs(tmp.path());
+    let (twins, pair) = (tmp.path().join("twins"), tmp.path().join("pair"));
+    ensemble_models(&[a.clone(), a.clone()], &twins).unwrap();
+    ensemble_models(&[a.clone(), b.clone()], &pair).unwrap();
+    let alone = NeuralParser::load_dir(&a).unwrap();
+    let twins = NeuralParser::load_dir(&twins).unwrap();
+    let pair = NeuralParser::load_dir(&pair).unwrap();
+    assert_eq!((twins.partners.len(), pair.partners.len()), (1, 1));
+    let texts = ["build a red cube here", "go to the blue house", "dig a hole 3 by 3", "what are you doing"];
+    for parser in [&alone, &twins, &pair] {
+        for text in texts {
+            assert!(validate(&normalize(text), &parser.parse(text).lf).is_ok(), "{text:?}");
+        }
+    }
+    // One decoding step from the start of the form, for each input and member: the next-token and
+    // span log-probabilities (these tiny networks rarely finish a form, so compare the steps).
+    let first_step = |parser: &NeuralParser, text: &str| {
+        let words = craftmate::logical_form::tokenize(text);
+        let encodings = parser.encode(&words).unwrap();
+        let nets = parser.ensemble(&encodings);
+        let mut caches = nets.start().unwrap();
+        let bos = parser.out.id(craftmate::parser::linearize::BOS).unwrap();
+        let states = nets.step(&mut caches, &[(bos, None)], 0).unwrap();
+        let (start, end) = nets.span_log_probs(&states, 0).unwrap();
+        let tokens = nets.token_log_probs(&states).unwrap().remove(0);
+        tokens.into_iter().chain(start).chain(end).collect::<Vec<f32>>()
+    };
+    let other = NeuralParser::load_dir(&b).unwrap();
+    let mut differs = false;
+    for text in texts {
+        let (x, y, z, w) =
+            (first_step(&alone, text), first_step(&twins, text), first_step(&pair, text), first_step(&other, text));
+        assert_eq!((x.len(), y.len(), z.len()), (w.len(), w.len(), w.len()), "{text}");
+        for i in 0..x.len() {
+            // A network with itself is itself; two networks give the mean of their log-probabilities.
+            assert!((x[i] - y[i]).abs() < 1e-4, "{text}: {} vs {}", x[i], y[i]);
+            assert!((z[i] - (x[i] + w[i]) / 2.0).abs() < 1e-3, "{text}: {} vs mean of {} and {}", z[i], x[i], w[i]);
+            differs |= (z[i] - x[i]).abs() > 1e-3;
+        }
+    }
+    assert!(differs, "the second network changed nothing");
+}
+
+#[test]
+fn an_ensemble_refuses_members_that_write_other_tokens() {
+    use craftmate::training::ensemble::ensemble_models;
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, _) = two_fine_tuned_runs(tmp.path());
+    // A model trained on different commands knows different output tokens.
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 6, 3).unwrap();
+    let other = tmp.path().join("other");
+    trainer::train(
+        &examples,
+        &[],
+        &trainer::Options { epochs: 1, ..tiny_options() },
+        Some(&other),
+        trainer::Start::Fresh,
+    )
+    .unwrap();
+    let err = ensemble_models(&[a.clone(), other], &tmp.path().join("x")).unwrap_err().to_string();
+    assert!(err.contains("output tokens"), "{err}");
+    let err = ensemble_models(&[a], &tmp.path().join("x")).unwrap_err().to_string();
+    assert!(err.contains("at least two"), "{err}");
+    assert!(!tmp.path().join("x").exists(), "nothing is written for a refused ensemble");
+}
+
+#[test]
 fn decoding_is_valid_for_random_and_garbage_input() {
     let parser = NeuralParser::shipped().unwrap();
     let long = (0..500).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ");
@@ -230,14 +301,15 @@ fn a_beam_of_one_decodes_exactly_like_greedy_and_wider_beams_stay_valid() {
     for text in ["build a red cube here", "go to the blue house", "dig a hole until you hit stone", "hello there"] {
         let words = craftmate::logical_form::tokenize(text);
         let enc = parser.encode(&words).unwrap();
-        let greedy = decode::greedy(&parser.net, &parser.out, &parser.grammar, &enc, words.len()).unwrap().unwrap();
-        let beam = decode::beam(&parser.net, &parser.out, &parser.grammar, &enc, words.len(), 1).unwrap();
+        let nets = decode::Ensemble::single(&parser.net, &enc[0]);
+        let greedy = decode::greedy(&nets, &parser.out, &parser.grammar, words.len()).unwrap().unwrap();
+        let beam = decode::beam(&nets, &parser.out, &parser.grammar, words.len(), 1).unwrap();
         assert_eq!(beam[0].tokens, greedy.tokens, "{text}");
         assert_eq!(beam[0].spans, greedy.spans, "{text}");
         assert!((beam[0].log_prob - greedy.log_prob).abs() < 1e-3, "{text}");
         // Wider beams decode their hypotheses as one batch: every finished form is well formed.
         for width in [2, 4] {
-            let finished = decode::beam(&parser.net, &parser.out, &parser.grammar, &enc, words.len(), width).unwrap();
+            let finished = decode::beam(&nets, &parser.out, &parser.grammar, words.len(), width).unwrap();
             assert!(!finished.is_empty(), "{text}: nothing finished with a beam of {width}");
             for d in finished {
                 assert!(craftmate::parser::linearize::delinearize(&d.tokens, &d.spans).is_some(), "{text}");

@@ -1,6 +1,7 @@
 //! Parser speed, split into its stages: the pretrained word features (when the model has them),
-//! the whole encoder, and a full parse with greedy and with the default beam decoding. Measured on
-//! a fixed set of everyday commands of every length, so runs are comparable and need no data files.
+//! the whole encoder (every network's, for an ensemble), and a full parse with greedy and with the
+//! default beam decoding. Measured on a fixed set of everyday commands of every length, so runs
+//! are comparable and need no data files.
 //! Run with one thread (the CLI sets `RAYON_NUM_THREADS=1`): the latency target is for one core.
 
 use std::time::Instant;
@@ -89,5 +90,7 @@ pub fn run(parser: &mut NeuralParser, rounds: usize) -> Vec<Figure> {
     }
     parser.beam_width = default_beam;
     figures.push(Figure::new("default_beam_width", default_beam as f64, ""));
+    // Each network of an ensemble adds an encoder and a decoder to every parse.
+    figures.push(Figure::new("networks", (1 + parser.partners.len()) as f64, ""));
     figures
 }

@@ -88,6 +88,21 @@ pub fn average(models: &[std::path::PathBuf], out: &Path) -> anyhow::Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
+/// `craftmate ensemble-models --out DIR A B …`: separately trained networks as one model that
+/// decodes with all of them voting.
+pub fn ensemble(models: &[std::path::PathBuf], out: &Path) -> anyhow::Result<ExitCode> {
+    craftmate::training::ensemble::ensemble_models(models, out)?;
+    println!(
+        "put {} networks together in {}; score it with `craftmate eval-parser --model {}` (each member adds an \
+         encoder and a decoder to every parse: check `craftmate bench parser --model {}` too)",
+        models.len(),
+        out.display(),
+        out.display(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `craftmate pack-features`: a pruned, int8 copy of a BERT model for the parser's word features.
 /// Its vocabulary keeps the pieces of the annotated training split (same split as `train`) and of
 /// the other corpora's lines.

@@ -1,13 +1,14 @@
-//! Grammar-constrained greedy decoding: at each step only tokens the [`Grammar`] allows are
-//! considered, spans are the best (start ≤ end) pair of word pointers, and the log-probabilities
-//! of the choices (renormalised over the allowed ones) that change what the bot does become the
-//! confidence.
+//! Grammar-constrained decoding (greedy or a beam): at each step only tokens the [`Grammar`]
+//! allows are considered, spans are the best (start ≤ end) pair of word pointers, and the
+//! log-probabilities of the choices (renormalised over the allowed ones) that change what the bot
+//! does become the confidence. The log-probabilities come from one network or from an
+//! [`Ensemble`] of networks that vote at every step.
 
-use candle_core::Result;
+use candle_core::{Result, Tensor};
 
 use super::grammar::{Grammar, State};
 use super::linearize::{BOS, EOS, SPAN};
-use super::model::{Encoded, Seq2Seq};
+use super::model::{Encoded, LayerCache, Seq2Seq};
 use super::vocab::OutVocab;
 use crate::logical_form::Span;
 
@@ -43,6 +44,99 @@ impl Choice {
 
     fn span(span: Span, log_prob: f32) -> Self {
         Choice { token: SPAN.to_string(), words: Some((span.start, span.end)), log_prob }
+    }
+}
+
+/// The networks that decode together, each with its encoding of the input: one network, or several
+/// trained apart (other seeds, their own word vocabularies) sharing output tokens and grammar.
+/// At every step each member scores the next token (and a span's words) and the members' log-
+/// probabilities are averaged: the geometric mean of their distributions, which the decoder then
+/// renormalises over what the grammar allows. Independently trained networks err differently, so
+/// their vote is right more often than any one of them.
+pub struct Ensemble<'a> {
+    members: Vec<(&'a Seq2Seq, &'a Encoded)>,
+}
+
+/// One decoder cache per member (see [`Seq2Seq::start_cache`]).
+pub type Caches = Vec<Vec<LayerCache>>;
+
+impl<'a> Ensemble<'a> {
+    /// The members (at least one; the first sets the output length limit).
+    pub fn new(members: Vec<(&'a Seq2Seq, &'a Encoded)>) -> Self {
+        Ensemble { members }
+    }
+
+    /// A single network.
+    pub fn single(model: &'a Seq2Seq, enc: &'a Encoded) -> Self {
+        Ensemble { members: vec![(model, enc)] }
+    }
+
+    fn max_tokens(&self) -> usize {
+        self.members.first().map_or(0, |(m, _)| m.cfg.max_tokens)
+    }
+
+    /// Fresh decoder caches, one per member.
+    pub fn start(&self) -> Result<Caches> {
+        self.members.iter().map(|(m, enc)| m.start_cache(enc)).collect()
+    }
+
+    /// One batched step of every member: their decoder states (k, 1, D).
+    pub fn step(
+        &self,
+        caches: &mut Caches,
+        inputs: &[(u32, Option<(usize, usize)>)],
+        position: usize,
+    ) -> Result<Vec<Tensor>> {
+        self.members.iter().zip(caches.iter_mut()).map(|((m, enc), c)| m.step_batch(enc, c, inputs, position)).collect()
+    }
+
+    /// The members' next-token log-probabilities, averaged: one row per hypothesis.
+    pub fn token_log_probs(&self, states: &[Tensor]) -> Result<Vec<Vec<f32>>> {
+        let mut rows: Option<Vec<Vec<f32>>> = None;
+        for ((m, _), h) in self.members.iter().zip(states) {
+            let member = m.token_log_probs_batch(h)?;
+            rows = Some(match rows {
+                None => member,
+                Some(mut sum) => {
+                    for (row, add) in sum.iter_mut().zip(member) {
+                        row.iter_mut().zip(add).for_each(|(a, b)| *a += b);
+                    }
+                    sum
+                }
+            });
+        }
+        let n = self.members.len().max(1) as f32;
+        let mut rows = rows.unwrap_or_default();
+        if n > 1.0 {
+            rows.iter_mut().flatten().for_each(|v| *v /= n);
+        }
+        Ok(rows)
+    }
+
+    /// Hypothesis `row`'s start and end pointer log-probabilities over the words, averaged.
+    pub fn span_log_probs(&self, states: &[Tensor], row: usize) -> Result<(Vec<f32>, Vec<f32>)> {
+        let mut sum: Option<(Vec<f32>, Vec<f32>)> = None;
+        for ((m, enc), h) in self.members.iter().zip(states) {
+            let (start, end) = m.span_log_probs(&h.get(row)?.unsqueeze(0)?, enc)?;
+            sum = Some(match sum {
+                None => (start, end),
+                Some((mut s, mut e)) => {
+                    s.iter_mut().zip(start).for_each(|(a, b)| *a += b);
+                    e.iter_mut().zip(end).for_each(|(a, b)| *a += b);
+                    (s, e)
+                }
+            });
+        }
+        let n = self.members.len().max(1) as f32;
+        let (mut s, mut e) = sum.unwrap_or_default();
+        if n > 1.0 {
+            s.iter_mut().chain(e.iter_mut()).for_each(|v| *v /= n);
+        }
+        Ok((s, e))
+    }
+
+    fn reorder(caches: &mut Caches, parents: &[u32]) -> Result<()> {
+        caches.iter_mut().try_for_each(|c| Seq2Seq::reorder(c, parents))
     }
 }
 
@@ -88,30 +182,27 @@ fn best_span(start: &[f32], end: &[f32], n: usize) -> (Span, f32) {
 
 /// Decodes one encoded input of `n_words` words; `None` if the grammar dead-ends or the output
 /// grows past the model's limit.
-pub fn greedy(
-    model: &Seq2Seq,
-    vocab: &OutVocab,
-    grammar: &Grammar,
-    enc: &Encoded,
-    n_words: usize,
-) -> Result<Option<Decoded>> {
-    let mut cache = model.start_cache(enc)?;
+pub fn greedy(nets: &Ensemble, vocab: &OutVocab, grammar: &Grammar, n_words: usize) -> Result<Option<Decoded>> {
+    let mut caches = nets.start()?;
     let mut state = State::new(grammar);
     let mut out = Decoded::default();
     let Some(mut input) = vocab.id(BOS) else { return Ok(None) };
     let mut input_span = None;
-    for position in 0..model.cfg.max_tokens {
+    for position in 0..nets.max_tokens() {
         let allowed: Vec<(u32, String)> =
             state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect();
         if allowed.is_empty() {
             return Ok(None);
         }
-        let h = model.step(enc, &mut cache, input, input_span, position)?;
+        let states = nets.step(&mut caches, &[(input, input_span)], position)?;
         // A forced token (the only one the grammar allows) needs no output layer.
         let (id, token) = if allowed.len() == 1 {
             allowed[0].clone()
         } else {
-            let logits = model.token_log_probs(&h)?;
+            let logits = nets.token_log_probs(&states)?.pop().unwrap_or_default();
+            if logits.is_empty() {
+                return Ok(None);
+            }
             let norm = log_sum_exp(allowed.iter().map(|(id, _)| logits[*id as usize]));
             let best = allowed
                 .iter()
@@ -129,7 +220,7 @@ pub fn greedy(
         }
         input_span = None;
         if token == SPAN {
-            let (start, end) = model.span_log_probs(&h, enc)?;
+            let (start, end) = nets.span_log_probs(&states, 0)?;
             let (span, lp) = best_span(&start, &end, n_words);
             out.log_prob += lp;
             if out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
@@ -158,27 +249,26 @@ struct Hypothesis<'g> {
 /// sequences, most probable first (the caller takes the first that validates). Width 1 is greedy.
 /// The live hypotheses are decoded together, one batched step per position.
 pub fn beam(
-    model: &Seq2Seq,
+    nets: &Ensemble,
     vocab: &OutVocab,
     grammar: &Grammar,
-    enc: &Encoded,
     n_words: usize,
     width: usize,
 ) -> Result<Vec<Decoded>> {
     let Some(bos) = vocab.id(BOS) else { return Ok(Vec::new()) };
     let mut live =
         vec![Hypothesis { state: State::new(grammar), out: Decoded::default(), input: bos, input_span: None }];
-    let mut cache = model.start_cache(enc)?;
+    let mut caches = nets.start()?;
     let mut finished: Vec<Decoded> = Vec::new();
-    for position in 0..model.cfg.max_tokens {
+    for position in 0..nets.max_tokens() {
         let inputs: Vec<(u32, Option<(usize, usize)>)> = live.iter().map(|h| (h.input, h.input_span)).collect();
-        let states = model.step_batch(enc, &mut cache, &inputs, position)?;
+        let states = nets.step(&mut caches, &inputs, position)?;
         let allowed: Vec<Vec<(u32, String)>> = live
             .iter()
             .map(|h| h.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect())
             .collect();
         // The output layer only for hypotheses with a real choice (forced tokens need none).
-        let logits = if allowed.iter().any(|a| a.len() > 1) { model.token_log_probs_batch(&states)? } else { vec![] };
+        let logits = if allowed.iter().any(|a| a.len() > 1) { nets.token_log_probs(&states)? } else { vec![] };
         // Candidates: (parent row, hypothesis).
         let mut candidates: Vec<(u32, Hypothesis)> = Vec::new();
         for (i, (hyp, allowed)) in live.iter().zip(allowed).enumerate() {
@@ -189,7 +279,7 @@ pub fn beam(
             let scored: Vec<(u32, String, f32)> = if forced {
                 allowed.into_iter().map(|(id, t)| (id, t, 0.0)).collect()
             } else {
-                let row = &logits[i];
+                let Some(row) = logits.get(i) else { continue };
                 let norm = log_sum_exp(allowed.iter().map(|(id, _)| row[*id as usize]));
                 let mut ranked: Vec<_> = allowed.into_iter().map(|(id, t)| (id, t, row[id as usize] - norm)).collect();
                 ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
@@ -210,7 +300,7 @@ pub fn beam(
                 next.input_span = None;
                 if token == SPAN {
                     if pointers.is_none() {
-                        pointers = Some(model.span_log_probs(&states.get(i)?.unsqueeze(0)?, enc)?);
+                        pointers = Some(nets.span_log_probs(&states, i)?);
                     }
                     let (start, end) = pointers.as_ref().map(|(s, e)| (s.as_slice(), e.as_slice())).unwrap_or_default();
                     let (span, lp) = best_span(start, end, n_words);
@@ -235,7 +325,7 @@ pub fn beam(
             break;
         }
         let parents: Vec<u32> = candidates.iter().map(|(p, _)| *p).collect();
-        Seq2Seq::reorder(&mut cache, &parents)?;
+        Ensemble::reorder(&mut caches, &parents)?;
         live = candidates.into_iter().map(|(_, h)| h).collect();
     }
     // Rank by log-probability per token: raw sums favour forms that stop early.

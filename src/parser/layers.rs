@@ -192,8 +192,9 @@ pub struct Attention {
     o: Dense,
     heads: usize,
     head_dim: usize,
-    /// Softmax row by row (inference on the CPU).
-    frozen: bool,
+    /// Once frozen for inference: the query, key and value weights side by side (D, 3·D), so
+    /// self-attention projects in one product instead of three; and softmax row by row.
+    fused_qkv: Option<Tensor>,
 }
 
 impl Attention {
@@ -205,7 +206,7 @@ impl Attention {
             o: Dense::load_no_bias(dim, dim, vb.pp("o"))?,
             heads,
             head_dim: dim / heads,
-            frozen: false,
+            fused_qkv: None,
         })
     }
 
@@ -213,7 +214,8 @@ impl Attention {
         for p in [&mut self.q, &mut self.k, &mut self.v, &mut self.o] {
             p.freeze()?;
         }
-        self.frozen = true;
+        let t = |p: &Dense| p.inner.weight().t();
+        self.fused_qkv = Some(Tensor::cat(&[&t(&self.q)?, &t(&self.k)?, &t(&self.v)?], 1)?.contiguous()?);
         Ok(())
     }
 
@@ -228,27 +230,49 @@ impl Attention {
         Ok((self.split(&self.k.forward(x)?)?, self.split(&self.v.forward(x)?)?))
     }
 
+    /// Queries, keys and values of `x` (for self-attention), split into heads.
+    pub fn queries_keys_values(&self, x: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+        let Some(qkv) = &self.fused_qkv else {
+            let (k, v) = self.keys_values(x)?;
+            return Ok((self.split(&self.q.forward(x)?)?, k, v));
+        };
+        let (b, t, d) = x.dims3()?;
+        let all = x.reshape((b * t, d))?.matmul(qkv)?;
+        let part = |i: usize| self.split(&all.narrow(1, i * d, d)?.reshape((b, t, d))?);
+        Ok((part(0)?, part(1)?, part(2)?))
+    }
+
     /// Attends from `x` to precomputed keys/values; `mask` is additive and broadcasts to
     /// (B, H, Tq, Tk).
     pub fn attend(&self, x: &Tensor, keys: &Tensor, values: &Tensor, mask: Option<&Tensor>) -> Result<Tensor> {
-        let (b, t, d) = x.dims3()?;
-        let q = self.split(&self.q.forward(x)?)?;
+        self.attend_heads(&self.split(&self.q.forward(x)?)?, keys, values, mask)
+    }
+
+    /// Attends from queries already split into heads (B, H, Tq, D/H).
+    pub fn attend_heads(&self, q: &Tensor, keys: &Tensor, values: &Tensor, mask: Option<&Tensor>) -> Result<Tensor> {
+        let (b, _, t, _) = q.dims4()?;
         let mut scores = (q.matmul(&keys.t()?)? * (1.0 / (self.head_dim as f64).sqrt()))?;
         if let Some(mask) = mask {
             scores = scores.broadcast_add(mask)?;
         }
-        let probs = if self.frozen && scores.device().is_cpu() {
+        let probs = if self.fused_qkv.is_some() && scores.device().is_cpu() {
             softmax_rows(&scores)?
         } else {
             candle_nn::ops::softmax(&scores, D::Minus1)?
         };
-        let out = probs.matmul(values)?.transpose(1, 2)?.reshape((b, t, d))?;
+        let out = probs.matmul(values)?.transpose(1, 2)?.reshape((b, t, self.heads * self.head_dim))?;
         self.o.forward(&out)
     }
 
     pub fn forward(&self, x: &Tensor, memory: &Tensor, mask: Option<&Tensor>) -> Result<Tensor> {
         let (k, v) = self.keys_values(memory)?;
         self.attend(x, &k, &v, mask)
+    }
+
+    /// Self-attention of `x`.
+    pub fn self_attend(&self, x: &Tensor, mask: Option<&Tensor>) -> Result<Tensor> {
+        let (q, k, v) = self.queries_keys_values(x)?;
+        self.attend_heads(&q, &k, &v, mask)
     }
 }
 

@@ -55,6 +55,9 @@ pub const TOKENIZER_FILE: &str = "tokenizer.json";
 pub const WEIGHTS_FILE: &str = "model.safetensors";
 /// The sub-directory holding the pretrained word-features model, for models that use one.
 pub const FEATURES_DIR: &str = "features";
+/// The sub-directory holding an ensemble's other networks, one directory each (config, tokenizer,
+/// weights; the features model is shared), read in name order.
+pub const PARTNERS_DIR: &str = "partners";
 
 /// What `config.json` holds besides the weights: network sizes, output tokens and the grammar.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -64,10 +67,19 @@ pub struct ModelMeta {
     pub grammar: Grammar,
 }
 
+/// Another network that decodes alongside the parser's own (see [`decode::Ensemble`]): trained
+/// apart, so it has its own word vocabulary, but with the same output tokens and grammar.
+pub struct Partner {
+    pub net: Seq2Seq,
+    pub words: WordVocab,
+}
+
 /// The neural parser: network, vocabularies and grammar.
 pub struct NeuralParser {
     pub net: Seq2Seq,
     pub words: WordVocab,
+    /// Networks that vote with `net` at every decoding step (none for a single model).
+    pub partners: Vec<Partner>,
     pub out: OutVocab,
     pub grammar: Grammar,
     /// The frozen pretrained word features, when the network was trained with them.
@@ -149,6 +161,7 @@ impl NeuralParser {
         Ok(NeuralParser {
             net,
             words: WordVocab::from_bytes(tokenizer)?,
+            partners: Vec::new(),
             out: OutVocab::new(meta.out_tokens),
             grammar: meta.grammar,
             features,
@@ -157,21 +170,62 @@ impl NeuralParser {
         })
     }
 
+    /// Adds a network that decodes alongside this one (an ensemble member) from its three model
+    /// files' contents; an error unless it writes the same output tokens and reads word features
+    /// of the same length. This parser's grammar constrains what they decode together.
+    pub fn add_partner(&mut self, config: &[u8], tokenizer: &[u8], weights: Vec<u8>) -> Result<()> {
+        let meta: ModelMeta = serde_json::from_slice(config)?;
+        if meta.out_tokens != self.out.tokens {
+            return Err(ParserError::Data(
+                "an ensemble member must have the same output tokens as the first network".into(),
+            ));
+        }
+        if meta.model.word_features != self.net.cfg.word_features || meta.model.max_tokens != self.net.cfg.max_tokens {
+            return Err(ParserError::Data(
+                "an ensemble member must read the same word features and write forms of the same length".into(),
+            ));
+        }
+        let vb = VarBuilder::from_buffered_safetensors(weights, model::DTYPE, &self.device)?;
+        let mut net = Seq2Seq::load(meta.model, vb)?;
+        net.freeze()?;
+        self.partners.push(Partner { net, words: WordVocab::from_bytes(tokenizer)? });
+        Ok(())
+    }
+
     /// Loads a model directory written by `craftmate train` (with its `features/` sub-directory
-    /// when the network uses pretrained word features).
+    /// when the network uses pretrained word features, and the networks in `partners/` when it is
+    /// an ensemble).
     pub fn load_dir(dir: &Path) -> Result<Self> {
-        let read = |name: &str| {
-            let path = dir.join(name);
-            std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
-        };
-        let config = read(CONFIG_FILE)?;
+        let read = |path: std::path::PathBuf| std::fs::read(&path).map_err(|source| ParserError::Io { path, source });
+        let config = read(dir.join(CONFIG_FILE))?;
         let meta: ModelMeta = serde_json::from_slice(&config)?;
         let device = model::default_device();
         let features = match meta.model.word_features {
             0 => None,
             _ => Some(WordFeatures::load_dir(&dir.join(FEATURES_DIR), &device)?),
         };
-        Self::from_bytes(&config, &read(TOKENIZER_FILE)?, read(WEIGHTS_FILE)?, features, device)
+        let mut parser = Self::from_bytes(
+            &config,
+            &read(dir.join(TOKENIZER_FILE))?,
+            read(dir.join(WEIGHTS_FILE))?,
+            features,
+            device,
+        )?;
+        let partners = dir.join(PARTNERS_DIR);
+        if partners.is_dir() {
+            let entries =
+                std::fs::read_dir(&partners).map_err(|source| ParserError::Io { path: partners.clone(), source })?;
+            let mut dirs: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+            dirs.sort();
+            for d in dirs {
+                parser.add_partner(
+                    &read(d.join(CONFIG_FILE))?,
+                    &read(d.join(TOKENIZER_FILE))?,
+                    read(d.join(WEIGHTS_FILE))?,
+                )?;
+            }
+        }
+        Ok(parser)
     }
 
     /// The model shipped inside the binary, with its pretrained word-features model (3 BERT layers,
@@ -199,19 +253,34 @@ impl NeuralParser {
         )
     }
 
-    /// Encodes normalised words (at least one; cut to the model's limit).
-    pub fn encode(&self, words: &[String]) -> Result<Encoded> {
+    /// Every network, the parser's own first, with its word vocabulary.
+    fn members(&self) -> impl Iterator<Item = (&Seq2Seq, &WordVocab)> {
+        std::iter::once((&self.net, &self.words)).chain(self.partners.iter().map(|p| (&p.net, &p.words)))
+    }
+
+    /// Encodes normalised words (at least one; cut to the model's limit) for each network, the
+    /// parser's own first; the pretrained word features are computed once for all.
+    pub fn encode(&self, words: &[String]) -> Result<Vec<Encoded>> {
         let words = &words[..words.len().min(self.net.cfg.max_words)];
-        let (ids, tri, lengths) =
-            input_tensors(&self.words, self.net.cfg.trigram_buckets, &[words], None, &self.device)?;
         let features = self.features.as_ref().map(|f| f.features(&[words])).transpose()?;
-        Ok(self.net.encode(&ids, &tri, &lengths, features.as_ref(), None)?)
+        self.members()
+            .map(|(net, vocab)| {
+                let (ids, tri, lengths) = input_tensors(vocab, net.cfg.trigram_buckets, &[words], None, &self.device)?;
+                Ok(net.encode(&ids, &tri, &lengths, features.as_ref(), None)?)
+            })
+            .collect()
+    }
+
+    /// Every network with its encoding of one input (from [`NeuralParser::encode`]), ready to decode.
+    pub fn ensemble<'a>(&'a self, encodings: &'a [Encoded]) -> decode::Ensemble<'a> {
+        decode::Ensemble::new(self.members().map(|(net, _)| net).zip(encodings).collect())
     }
 
     /// The full pipeline on normalised words; `None` when no valid form came out.
     fn try_parse(&self, words: &[String]) -> Option<Parsed> {
         let n = words.len().min(self.net.cfg.max_words);
-        let enc = self.encode(words).ok()?;
+        let encodings = self.encode(words).ok()?;
+        let nets = self.ensemble(&encodings);
         let text = words.join(" ");
         // The most probable sequence that survives the strict parse and validation wins.
         let first_valid = |finished: Vec<decode::Decoded>| {
@@ -224,9 +293,9 @@ impl NeuralParser {
             })
         };
         let first = if self.beam_width <= 1 {
-            decode::greedy(&self.net, &self.out, &self.grammar, &enc, n).ok()?.into_iter().collect()
+            decode::greedy(&nets, &self.out, &self.grammar, n).ok()?.into_iter().collect()
         } else {
-            decode::beam(&self.net, &self.out, &self.grammar, &enc, n, self.beam_width).ok()?
+            decode::beam(&nets, &self.out, &self.grammar, n, self.beam_width).ok()?
         };
         if let Some(parsed) = first_valid(first) {
             return Some(parsed);
@@ -235,7 +304,7 @@ impl NeuralParser {
         if self.beam_width >= FALLBACK_BEAM {
             return None;
         }
-        first_valid(decode::beam(&self.net, &self.out, &self.grammar, &enc, n, FALLBACK_BEAM).ok()?)
+        first_valid(decode::beam(&nets, &self.out, &self.grammar, n, FALLBACK_BEAM).ok()?)
     }
 }
 

@@ -55,7 +55,7 @@ impl EncoderLayer {
 
     fn forward(&self, x: &Tensor, mask: &Tensor, dropout: Option<&Dropout>) -> Result<Tensor> {
         let h = self.norm1.forward(x)?;
-        let x = (x + drop(self.attn.forward(&h, &h, Some(mask))?, dropout)?)?;
+        let x = (x + drop(self.attn.self_attend(&h, Some(mask))?, dropout)?)?;
         let h = self.norm2.forward(&x)?;
         &x + drop(self.ff.forward(&h, dropout)?, dropout)?
     }
@@ -99,7 +99,7 @@ impl DecoderLayer {
         dropout: Option<&Dropout>,
     ) -> Result<Tensor> {
         let h = self.norm1.forward(y)?;
-        let y = (y + drop(self.self_attn.forward(&h, &h, Some(causal))?, dropout)?)?;
+        let y = (y + drop(self.self_attn.self_attend(&h, Some(causal))?, dropout)?)?;
         let h = self.norm2.forward(&y)?;
         let y = (&y + drop(self.cross_attn.forward(&h, memory, Some(memory_mask))?, dropout)?)?;
         let h = self.norm3.forward(&y)?;
@@ -109,12 +109,12 @@ impl DecoderLayer {
     /// One decoding step for (k, 1, D) inputs, one per hypothesis, extending the cache.
     fn step(&self, y: &Tensor, cache: &mut LayerCache, memory_mask: &Tensor) -> Result<Tensor> {
         let h = self.norm1.forward(y)?;
-        let (k, v) = self.self_attn.keys_values(&h)?;
+        let (q, k, v) = self.self_attn.queries_keys_values(&h)?;
         let (k, v) = match cache.self_kv.take() {
             Some((pk, pv)) => (Tensor::cat(&[&pk, &k], 2)?, Tensor::cat(&[&pv, &v], 2)?),
             None => (k, v),
         };
-        let y = (y + self.self_attn.attend(&h, &k, &v, None)?)?;
+        let y = (y + self.self_attn.attend_heads(&q, &k, &v, None)?)?;
         cache.self_kv = Some((k, v));
         let h = self.norm2.forward(&y)?;
         let (ck, cv) = &cache.cross_kv;

@@ -489,7 +489,8 @@ pub fn train(
         load_grown(&varmap, &dir.join(WEIGHTS_FILE), &device)?;
     }
     let resume = matches!(start, Start::Resume);
-    let parser = NeuralParser { net, words, out: out_vocab, grammar, features, device, beam_width: 1 };
+    let parser =
+        NeuralParser { net, words, partners: Vec::new(), out: out_vocab, grammar, features, device, beam_width: 1 };
 
     let mut report = TrainReport { train_examples: prepared.len(), valid_examples: valid.len(), ..Default::default() };
     let mut state = Checkpoint { epoch: 0, best_valid_exact: -1.0, best_epoch: 0, bad_epochs: 0, epoch_losses: vec![] };
