@@ -370,7 +370,10 @@ impl Seq2Seq {
         let k = parents.len();
         for c in cache.iter_mut() {
             if let Some((sk, sv)) = c.self_kv.take() {
-                c.self_kv = Some((sk.index_select(&index, 0)?, sv.index_select(&index, 0)?));
+                // Every row kept in place (each hypothesis extended by one token): nothing to move.
+                let unchanged = sk.dim(0)? == k && parents.iter().enumerate().all(|(i, &p)| p as usize == i);
+                c.self_kv =
+                    Some(if unchanged { (sk, sv) } else { (sk.index_select(&index, 0)?, sv.index_select(&index, 0)?) });
             }
             // The encoder's keys and values are the same for every hypothesis.
             let (ck, cv) = &c.cross_kv;
