@@ -189,6 +189,10 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 0.1)]
         valid_fraction: f64,
+        /// Skip the first N rows: training's `--valid-limit N` picks its best epoch on them, so the
+        /// rows after are the ones no training decision has seen.
+        #[arg(long, default_value_t = 0)]
+        skip: usize,
         /// Evaluate at most this many rows.
         #[arg(long)]
         limit: Option<usize>,
@@ -313,7 +317,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::AverageModels { out, models } => cli::train::average(&models, &out),
         Command::EnsembleModels { out, models } => cli::train::ensemble(&models, &out),
-        Command::EvalParser { model, data, all, seed, valid_fraction, limit, beam, dump, scenarios } => {
+        Command::EvalParser { model, data, all, seed, valid_fraction, skip, limit, beam, dump, scenarios } => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // SAFETY: set before any other thread exists.
@@ -325,6 +329,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 all,
                 seed,
                 valid_fraction,
+                skip,
                 limit,
                 beam,
                 dump: dump.as_deref(),

@@ -74,4 +74,26 @@ fn eval_parser_scores_the_scenario_phrasings_and_dumps_every_parse() {
         assert!(l["text"].is_string() && l["correct"].is_boolean() && l["confidence"].is_number(), "{l}");
         assert!(l["gold"]["dialogue_type"].is_string() && l["predicted"]["dialogue_type"].is_string(), "{l}");
     }
+    // --skip drops rows from the front, before --limit: rows 3–6 of the same list.
+    let skipped = tempfile::NamedTempFile::new().unwrap();
+    let (code, out, err) = craftmate(&[
+        "eval-parser",
+        "--scenarios",
+        "tests/scenarios/actions",
+        "--skip",
+        "2",
+        "--limit",
+        "4",
+        "--dump",
+        skipped.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().last().unwrap().ends_with("/4)"), "{out}");
+    let texts: Vec<serde_json::Value> = std::fs::read_to_string(skipped.path())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["text"].clone())
+        .collect();
+    let expected: Vec<serde_json::Value> = lines[2..].iter().map(|l| l["text"].clone()).collect();
+    assert_eq!(texts, expected);
 }

@@ -203,7 +203,6 @@ fn averaging_refuses_models_that_are_not_versions_of_one_model() {
 
 #[test]
 fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
-    use craftmate::parser::decode;
     use craftmate::training::ensemble::ensemble_models;
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = two_fine_tuned_runs(tmp.path());
@@ -358,10 +357,15 @@ fn the_shipped_models_fit_in_25_mb() {
             .sum()
     }
     let total = size(Path::new("models"));
-    assert!(total <= 25 * 1024 * 1024, "models/ holds {:.1} MB", total as f64 / 1048576.0);
+    // 25 MB read strictly (decimal megabytes, not MiB).
+    assert!(total <= 25_000_000, "models/ holds {:.2} MB", total as f64 / 1e6);
     // A network trained with word features finds them inside the binary.
     let parser = NeuralParser::shipped().unwrap();
     assert_eq!(parser.features.as_ref().map_or(0, |f| f.dim), parser.net.cfg.word_features);
+    // Every network in models/parser/partners/ is embedded and votes.
+    let partners = std::fs::read_dir("models/parser/partners")
+        .map_or(0, |d| d.filter(|e| e.as_ref().unwrap().path().is_dir()).count());
+    assert_eq!(parser.partners.len(), partners);
 }
 
 #[test]

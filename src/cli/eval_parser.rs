@@ -1,4 +1,4 @@
-//! `craftmate eval-parser [--model DIR] --data FILE [--all]`: the parser benchmark. On the
+//! `craftmate eval-parser [--model DIR] --data FILE [--all] [--skip N] [--limit N]`: the parser benchmark. On the
 //! annotated file it scores the held-out validation split (the same seeded split training uses);
 //! latency is measured on one thread, per parse, normalisation and decoding included.
 
@@ -17,6 +17,8 @@ pub struct Args<'a> {
     pub all: bool,
     pub seed: u64,
     pub valid_fraction: f64,
+    /// Rows to drop from the front (after the split, before `limit`).
+    pub skip: usize,
     pub limit: Option<usize>,
     pub beam: Option<usize>,
     pub dump: Option<&'a Path>,
@@ -33,6 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         annotated_rows(&args)?
     };
+    rows.drain(..args.skip.min(rows.len()));
     if let Some(limit) = args.limit {
         rows.truncate(limit);
     }

@@ -4,11 +4,11 @@
 //! does become the confidence. The log-probabilities come from one network or from an
 //! [`Ensemble`] of networks that vote at every step.
 
-use candle_core::{Result, Tensor};
+use candle_core::Result;
 
 use super::grammar::{Grammar, State};
 use super::linearize::{BOS, EOS, SPAN};
-use super::model::{Encoded, LayerCache, Seq2Seq};
+use super::model::{DecoderCache, Encoded, Seq2Seq};
 use super::vocab::OutVocab;
 use crate::logical_form::Span;
 
@@ -58,7 +58,7 @@ pub struct Ensemble<'a> {
 }
 
 /// One decoder cache per member (see [`Seq2Seq::start_cache`]).
-pub type Caches = Vec<Vec<LayerCache>>;
+pub type Caches = Vec<DecoderCache>;
 
 impl<'a> Ensemble<'a> {
     /// The members (at least one; the first sets the output length limit).
@@ -80,18 +80,18 @@ impl<'a> Ensemble<'a> {
         self.members.iter().map(|(m, enc)| m.start_cache(enc)).collect()
     }
 
-    /// One batched step of every member: their decoder states (k, 1, D).
+    /// One batched step of every member: their decoder states (k rows of D numbers each).
     pub fn step(
         &self,
         caches: &mut Caches,
         inputs: &[(u32, Option<(usize, usize)>)],
         position: usize,
-    ) -> Result<Vec<Tensor>> {
+    ) -> Result<Vec<Vec<f32>>> {
         self.members.iter().zip(caches.iter_mut()).map(|((m, enc), c)| m.step_batch(enc, c, inputs, position)).collect()
     }
 
     /// The members' next-token log-probabilities, averaged: one row per hypothesis.
-    pub fn token_log_probs(&self, states: &[Tensor]) -> Result<Vec<Vec<f32>>> {
+    pub fn token_log_probs(&self, states: &[Vec<f32>]) -> Result<Vec<Vec<f32>>> {
         let mut rows: Option<Vec<Vec<f32>>> = None;
         for ((m, _), h) in self.members.iter().zip(states) {
             let member = m.token_log_probs_batch(h)?;
@@ -114,10 +114,13 @@ impl<'a> Ensemble<'a> {
     }
 
     /// Hypothesis `row`'s start and end pointer log-probabilities over the words, averaged.
-    pub fn span_log_probs(&self, states: &[Tensor], row: usize) -> Result<(Vec<f32>, Vec<f32>)> {
+    pub fn span_log_probs(&self, states: &[Vec<f32>], row: usize) -> Result<(Vec<f32>, Vec<f32>)> {
         let mut sum: Option<(Vec<f32>, Vec<f32>)> = None;
         for ((m, enc), h) in self.members.iter().zip(states) {
-            let (start, end) = m.span_log_probs(&h.get(row)?.unsqueeze(0)?, enc)?;
+            let d = m.cfg.d_model;
+            let h =
+                h.get(row * d..(row + 1) * d).ok_or_else(|| candle_core::Error::Msg(format!("no hypothesis {row}")))?;
+            let (start, end) = m.span_log_probs(h, enc)?;
             sum = Some(match sum {
                 None => (start, end),
                 Some((mut s, mut e)) => {

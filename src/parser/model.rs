@@ -11,7 +11,7 @@ use candle_core::{D, DType, Device, Module, Result, Tensor};
 use candle_nn::{Embedding, VarBuilder, embedding};
 use serde::{Deserialize, Serialize};
 
-use super::layers::{Attention, Dense, Dropout, FeedForward, LayerNorm, drop};
+use super::layers::{Attention, Dense, Dropout, FeedForward, LayerNorm, drop, log_softmax_rows};
 
 /// Sizes of the network.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -78,6 +78,28 @@ pub struct LayerCache {
     cross_kv: (Tensor, Tensor),
 }
 
+/// The same cache as plain rows, for a frozen network on the CPU: each hypothesis's self-attention
+/// keys and values so far (one D-wide row per position), and the encoder's keys and values (shared).
+#[derive(Clone)]
+pub struct RowCache {
+    self_keys: Vec<Vec<f32>>,
+    self_values: Vec<Vec<f32>>,
+    cross_keys: Vec<f32>,
+    cross_values: Vec<f32>,
+}
+
+/// A decoding's state: tensors for a network that is still trainable (or on a GPU), plain rows for
+/// a frozen one on the CPU, where a step's few hundred numbers are faster in loops than in tensor
+/// operations (each allocates and dispatches, which costs more than its arithmetic).
+pub enum DecoderCache {
+    Tensors(Vec<LayerCache>),
+    /// The layers' caches and the encoder states of the words (one D-wide row per word).
+    Rows {
+        layers: Vec<RowCache>,
+        states: Vec<f32>,
+    },
+}
+
 impl DecoderLayer {
     fn load(cfg: &Config, vb: VarBuilder) -> Result<Self> {
         Ok(DecoderLayer {
@@ -122,6 +144,31 @@ impl DecoderLayer {
         let h = self.norm3.forward(&y)?;
         &y + self.ff.forward(&h, None)?
     }
+
+    /// [`DecoderLayer::step`] on plain rows: `y` holds one D-wide row per hypothesis, row i
+    /// continuing cache row i.
+    fn step_rows(&self, y: &mut [f32], cache: &mut RowCache, d: usize) -> Result<()> {
+        if cache.self_keys.len() * d != y.len() {
+            return Err(candle_core::Error::Msg("a decoding step needs one cache row per hypothesis".into()));
+        }
+        let qkv = self.self_attn.queries_keys_values_rows(&self.norm1.forward_rows(y)?)?;
+        let mut attended = Vec::with_capacity(y.len());
+        for ((row, keys), values) in qkv.chunks_exact(3 * d).zip(&mut cache.self_keys).zip(&mut cache.self_values) {
+            keys.extend_from_slice(&row[d..2 * d]);
+            values.extend_from_slice(&row[2 * d..]);
+            attended.extend(self.self_attn.mix_rows(&row[..d], keys, values));
+        }
+        add_into(y, &self.self_attn.project_rows(&attended)?);
+        let queries = self.cross_attn.queries_rows(&self.norm2.forward_rows(y)?)?;
+        add_into(y, &self.cross_attn.attend_rows(&queries, &cache.cross_keys, &cache.cross_values)?);
+        add_into(y, &self.ff.forward_rows(&self.norm3.forward_rows(y)?)?);
+        Ok(())
+    }
+}
+
+/// `y += x`, elementwise.
+fn add_into(y: &mut [f32], x: &[f32]) {
+    y.iter_mut().zip(x).for_each(|(a, b)| *a += b);
 }
 
 /// The whole parser network.
@@ -142,6 +189,9 @@ pub struct Seq2Seq {
     out: Dense,
     start_q: Dense,
     end_q: Dense,
+    /// Once frozen on the CPU: the output-token and position embedding tables read out, and with
+    /// them decoding on plain rows (see [`DecoderCache`]).
+    row_tables: Option<(Vec<f32>, Vec<f32>)>,
 }
 
 /// Encoder output plus its additive padding mask (B, 1, 1, S).
@@ -184,12 +234,14 @@ impl Seq2Seq {
             out: Dense::load(d, cfg.out_vocab, vb.pp("out"))?,
             start_q: Dense::load(d, d, vb.pp("start_q"))?,
             end_q: Dense::load(d, d, vb.pp("end_q"))?,
+            row_tables: None,
             cfg,
         })
     }
 
     /// Prepares the network for inference only: every projection keeps its weight transposed and
-    /// contiguous (see [`Dense`]), which makes decoding steps faster. A frozen network must not be
+    /// contiguous (see [`Dense`]), and on the CPU decoding runs on plain rows (see
+    /// [`DecoderCache`]), both much faster for decoding steps. A frozen network must not be
     /// trained further.
     pub fn freeze(&mut self) -> Result<()> {
         for layer in &mut self.encoder {
@@ -213,6 +265,10 @@ impl Seq2Seq {
         }
         if let Some(p) = &mut self.feat_proj {
             p.freeze()?;
+        }
+        if self.tok_emb.embeddings().device().is_cpu() {
+            let table = |e: &Embedding| e.embeddings().flatten_all()?.to_vec1::<f32>();
+            self.row_tables = Some((table(&self.tok_emb)?, table(&self.tok_pos)?));
         }
         Ok(())
     }
@@ -311,30 +367,57 @@ impl Seq2Seq {
     }
 
     /// Starts step-by-step decoding for a single encoded input.
-    pub fn start_cache(&self, enc: &Encoded) -> Result<Vec<LayerCache>> {
-        self.decoder
-            .iter()
-            .map(|layer| Ok(LayerCache { self_kv: None, cross_kv: layer.cross_attn.keys_values(&enc.states)? }))
-            .collect()
+    pub fn start_cache(&self, enc: &Encoded) -> Result<DecoderCache> {
+        if self.row_tables.is_none() {
+            let layers = self
+                .decoder
+                .iter()
+                .map(|layer| Ok(LayerCache { self_kv: None, cross_kv: layer.cross_attn.keys_values(&enc.states)? }));
+            return Ok(DecoderCache::Tensors(layers.collect::<Result<_>>()?));
+        }
+        // The words' rows, padding left out (its mask entries are not 0).
+        let words = enc.mask.flatten_all()?.to_vec1::<f32>()?.iter().take_while(|&&m| m == 0.0).count();
+        let d = self.cfg.d_model;
+        let states = enc.states.flatten_all()?.to_vec1::<f32>()?;
+        let states = states[..(words * d).min(states.len())].to_vec();
+        let layers = self.decoder.iter().map(|layer| {
+            let (cross_keys, cross_values) = layer.cross_attn.keys_values_rows(&states)?;
+            Ok(RowCache { self_keys: vec![Vec::new()], self_values: vec![Vec::new()], cross_keys, cross_values })
+        });
+        Ok(DecoderCache::Rows { layers: layers.collect::<Result<_>>()?, states })
     }
 
     /// Feeds one token at `position` (with its span, if it is `<span>`) and returns the decoder state
-    /// (1, 1, D) that predicts what comes next.
+    /// (D numbers) that predicts what comes next.
     pub fn step(
         &self,
         enc: &Encoded,
-        cache: &mut [LayerCache],
+        cache: &mut DecoderCache,
         token: u32,
         span: Option<(usize, usize)>,
         position: usize,
-    ) -> Result<Tensor> {
+    ) -> Result<Vec<f32>> {
         self.step_batch(enc, cache, &[(token, span)], position)
     }
 
     /// Feeds one token to each of k hypotheses at the same `position` (beam search) and returns
-    /// their decoder states (k, 1, D). The caches must hold k rows (see [`Seq2Seq::reorder`]):
-    /// one batched step costs about as much as a single one, where k separate steps cost k times.
+    /// their decoder states, k rows of D numbers one after another. The cache must hold k rows
+    /// (see [`Seq2Seq::reorder`]): one batched step costs about as much as a single one, where k
+    /// separate steps cost k times.
     pub fn step_batch(
+        &self,
+        enc: &Encoded,
+        cache: &mut DecoderCache,
+        inputs: &[(u32, Option<(usize, usize)>)],
+        position: usize,
+    ) -> Result<Vec<f32>> {
+        match cache {
+            DecoderCache::Tensors(layers) => self.step_tensors(enc, layers, inputs, position)?.flatten_all()?.to_vec1(),
+            DecoderCache::Rows { layers, states } => self.step_rows(layers, states, inputs, position),
+        }
+    }
+
+    fn step_tensors(
         &self,
         enc: &Encoded,
         cache: &mut [LayerCache],
@@ -362,18 +445,70 @@ impl Seq2Seq {
         self.dec_norm.forward(&y)
     }
 
+    /// [`Seq2Seq::step_tensors`] on plain rows (a frozen network on the CPU).
+    fn step_rows(
+        &self,
+        layers: &mut [RowCache],
+        states: &[f32],
+        inputs: &[(u32, Option<(usize, usize)>)],
+        position: usize,
+    ) -> Result<Vec<f32>> {
+        let Some((tok_emb, tok_pos)) = &self.row_tables else {
+            return Err(candle_core::Error::Msg("decoding on rows needs a frozen network".into()));
+        };
+        let d = self.cfg.d_model;
+        let row = |table: &[f32], i: usize| table.get(i * d..(i + 1) * d).map(<[f32]>::to_vec);
+        let out_of_range = || candle_core::Error::Msg(format!("decoder input out of range at position {position}"));
+        let mut y = Vec::with_capacity(inputs.len() * d);
+        for &(token, span) in inputs {
+            let mut x = row(tok_emb, token as usize).ok_or_else(out_of_range)?;
+            add_into(&mut x, &row(tok_pos, position).ok_or_else(out_of_range)?);
+            // A `<span>` input adds the projection of its first and last words' states.
+            if let Some((first, last)) = span {
+                let mut picked = row(states, first).ok_or_else(out_of_range)?;
+                add_into(&mut picked, &row(states, last).ok_or_else(out_of_range)?);
+                add_into(&mut x, &self.span_in.forward_rows(&picked)?);
+            }
+            y.extend(x);
+        }
+        for (layer, cache) in self.decoder.iter().zip(layers.iter_mut()) {
+            layer.step_rows(&mut y, cache, d)?;
+        }
+        self.dec_norm.forward_rows(&y)
+    }
+
     /// Keeps cache row `parents[i]` as row i: the hypotheses that survive a beam step, each
     /// continuing from its parent's history.
-    pub fn reorder(cache: &mut [LayerCache], parents: &[u32]) -> Result<()> {
+    pub fn reorder(cache: &mut DecoderCache, parents: &[u32]) -> Result<()> {
+        // Every row kept in place (each hypothesis extended by one token): nothing to move.
+        let in_place = |rows: usize| rows == parents.len() && parents.iter().enumerate().all(|(i, &p)| p as usize == i);
+        match cache {
+            DecoderCache::Rows { layers, .. } => {
+                for c in layers.iter_mut().filter(|c| !in_place(c.self_keys.len())) {
+                    let pick = |rows: &[Vec<f32>]| -> Result<Vec<Vec<f32>>> {
+                        let missing = || candle_core::Error::Msg("reorder: no such hypothesis".into());
+                        parents.iter().map(|&p| rows.get(p as usize).cloned().ok_or_else(missing)).collect()
+                    };
+                    c.self_keys = pick(&c.self_keys)?;
+                    c.self_values = pick(&c.self_values)?;
+                }
+                Ok(())
+            }
+            DecoderCache::Tensors(layers) => Self::reorder_tensors(layers, parents, in_place),
+        }
+    }
+
+    fn reorder_tensors(cache: &mut [LayerCache], parents: &[u32], in_place: impl Fn(usize) -> bool) -> Result<()> {
         let dev = cache.first().map(|c| c.cross_kv.0.device().clone()).unwrap_or(candle_core::Device::Cpu);
         let index = Tensor::new(parents, &dev)?;
         let k = parents.len();
         for c in cache.iter_mut() {
             if let Some((sk, sv)) = c.self_kv.take() {
-                // Every row kept in place (each hypothesis extended by one token): nothing to move.
-                let unchanged = sk.dim(0)? == k && parents.iter().enumerate().all(|(i, &p)| p as usize == i);
-                c.self_kv =
-                    Some(if unchanged { (sk, sv) } else { (sk.index_select(&index, 0)?, sv.index_select(&index, 0)?) });
+                c.self_kv = Some(if in_place(sk.dim(0)?) {
+                    (sk, sv)
+                } else {
+                    (sk.index_select(&index, 0)?, sv.index_select(&index, 0)?)
+                });
             }
             // The encoder's keys and values are the same for every hypothesis.
             let (ck, cv) = &c.cross_kv;
@@ -388,19 +523,29 @@ impl Seq2Seq {
         Ok(())
     }
 
-    /// Next-token log-probabilities (V) from a decoder state.
-    pub fn token_log_probs(&self, h: &Tensor) -> Result<Vec<f32>> {
-        candle_nn::ops::log_softmax(&self.out.forward(h)?, D::Minus1)?.flatten_all()?.to_vec1()
+    /// Next-token log-probabilities (V) from a decoder state (D).
+    pub fn token_log_probs(&self, h: &[f32]) -> Result<Vec<f32>> {
+        Ok(self.token_log_probs_batch(h)?.into_iter().next().unwrap_or_default())
     }
 
-    /// Next-token log-probabilities of k decoder states (k, 1, D): one (V) row each.
-    pub fn token_log_probs_batch(&self, h: &Tensor) -> Result<Vec<Vec<f32>>> {
-        candle_nn::ops::log_softmax(&self.out.forward(h)?, D::Minus1)?.squeeze(1)?.to_vec2()
+    /// Next-token log-probabilities of k decoder states (k rows of D): one (V) row each.
+    pub fn token_log_probs_batch(&self, h: &[f32]) -> Result<Vec<Vec<f32>>> {
+        if self.row_tables.is_some() {
+            return Ok(log_softmax_rows(&self.out.forward_rows(h)?, self.cfg.out_vocab));
+        }
+        let h = self.state_tensor(h)?;
+        candle_nn::ops::log_softmax(&self.out.forward(&h)?, D::Minus1)?.squeeze(1)?.to_vec2()
     }
 
-    /// Start and end pointer log-probabilities over the words (S each) from a decoder state.
-    pub fn span_log_probs(&self, h: &Tensor, enc: &Encoded) -> Result<(Vec<f32>, Vec<f32>)> {
-        let (start, end) = self.pointers(h, enc)?;
+    /// Decoder states as a (k, 1, D) tensor on the network's device.
+    fn state_tensor(&self, h: &[f32]) -> Result<Tensor> {
+        let d = self.cfg.d_model;
+        Tensor::from_slice(h, (h.len() / d.max(1), 1, d), self.tok_emb.embeddings().device())
+    }
+
+    /// Start and end pointer log-probabilities over the words (S each) from one decoder state (D).
+    pub fn span_log_probs(&self, h: &[f32], enc: &Encoded) -> Result<(Vec<f32>, Vec<f32>)> {
+        let (start, end) = self.pointers(&self.state_tensor(h)?, enc)?;
         let start = candle_nn::ops::log_softmax(&start, D::Minus1)?;
         let end = candle_nn::ops::log_softmax(&end, D::Minus1)?;
         Ok((start.flatten_all()?.to_vec1()?, end.flatten_all()?.to_vec1()?))
@@ -445,10 +590,15 @@ mod tests {
         (a - b).unwrap().abs().unwrap().flatten_all().unwrap().max(0).unwrap().to_scalar().unwrap()
     }
 
+    fn close(a: &[f32], b: &[f32], tolerance: f32) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < tolerance)
+    }
+
     #[test]
     fn a_frozen_network_computes_what_the_trainable_one_computes() {
         // Two networks on the same random weights; one frozen for inference (transposed weights,
-        // row-by-row norms and softmax) must encode, step and point the same, to rounding.
+        // row-by-row norms and softmax, decoding on plain rows) must encode, step, point and
+        // follow a beam the same, to rounding.
         let varmap = VarMap::new();
         let vb = VarBuilder::from_varmap(&varmap, DTYPE, &Device::Cpu);
         let trainable = Seq2Seq::load(tiny_config(), vb.clone()).unwrap();
@@ -456,6 +606,7 @@ mod tests {
         frozen.freeze().unwrap();
 
         let dev = Device::Cpu;
+        // Three words and a padding slot, which neither may attend to.
         let words = Tensor::new(&[[3u32, 7, 1, 0]], &dev).unwrap();
         let trigrams = Tensor::new(&[[[1u32, 2], [3, 4], [5, 6], [0, 0]]], &dev).unwrap();
         let features = Tensor::randn(0f32, 1.0, (1, 4, 6), &dev).unwrap();
@@ -464,16 +615,39 @@ mod tests {
         assert!(max_difference(&enc_a.states, &enc_b.states) < 1e-5);
 
         let (mut cache_a, mut cache_b) = (trainable.start_cache(&enc_a).unwrap(), frozen.start_cache(&enc_b).unwrap());
+        assert!(matches!(cache_a, DecoderCache::Tensors(_)) && matches!(cache_b, DecoderCache::Rows { .. }));
         // A token, a span over words 0..1, another token: both input paths of a step.
         for (position, (token, span)) in [(1u32, None), (3, Some((0, 1))), (5, None)].into_iter().enumerate() {
             let h_a = trainable.step(&enc_a, &mut cache_a, token, span, position).unwrap();
             let h_b = frozen.step(&enc_b, &mut cache_b, token, span, position).unwrap();
-            assert!(max_difference(&h_a, &h_b) < 1e-5, "step {position}");
+            assert!(close(&h_a, &h_b, 1e-5), "step {position}");
             let (lp_a, lp_b) = (trainable.token_log_probs(&h_a).unwrap(), frozen.token_log_probs(&h_b).unwrap());
-            assert!(lp_a.iter().zip(&lp_b).all(|(a, b)| (a - b).abs() < 1e-4));
+            assert!(close(&lp_a, &lp_b, 1e-4));
             let (sa, sb) =
                 (trainable.span_log_probs(&h_a, &enc_a).unwrap(), frozen.span_log_probs(&h_b, &enc_b).unwrap());
-            assert!(sa.0.iter().zip(&sb.0).chain(sa.1.iter().zip(&sb.1)).all(|(a, b)| (a - b).abs() < 1e-4));
+            assert!(close(&sa.0, &sb.0, 1e-4) && close(&sa.1, &sb.1, 1e-4));
         }
+
+        // A beam: the one hypothesis splits in two, the second (with a span) continues twice.
+        for (position, (parents, inputs)) in [
+            (vec![0u32, 0], vec![(2u32, None), (3, Some((1, 2)))]),
+            (vec![1, 1], vec![(4, None), (6, None)]),
+            (vec![0, 1], vec![(7, None), (8, Some((2, 2)))]),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            Seq2Seq::reorder(&mut cache_a, &parents).unwrap();
+            Seq2Seq::reorder(&mut cache_b, &parents).unwrap();
+            let h_a = trainable.step_batch(&enc_a, &mut cache_a, &inputs, 3 + position).unwrap();
+            let h_b = frozen.step_batch(&enc_b, &mut cache_b, &inputs, 3 + position).unwrap();
+            assert_eq!(h_a.len(), 2 * 16);
+            assert!(close(&h_a, &h_b, 1e-5), "beam step {position}");
+            let (lp_a, lp_b) =
+                (trainable.token_log_probs_batch(&h_a).unwrap(), frozen.token_log_probs_batch(&h_b).unwrap());
+            assert!(lp_a.len() == 2 && lp_a.iter().zip(&lp_b).all(|(a, b)| close(a, b, 1e-4)));
+        }
+        // A step whose rows do not match the cache is an error, not a wrong answer.
+        assert!(frozen.step_batch(&enc_b, &mut cache_b, &[(1, None)], 6).is_err());
     }
 }
