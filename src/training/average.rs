@@ -15,7 +15,8 @@ use candle_core::{Device, Tensor};
 use crate::parser::{CONFIG_FILE, FEATURES_DIR, ModelMeta, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
 use crate::training::trainer::copy_features;
 
-fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
+/// The bytes of file `name` in model directory `dir`; an error names the path.
+pub(crate) fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
     let path = dir.join(name);
     std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
 }

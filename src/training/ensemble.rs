@@ -14,12 +14,8 @@ use std::path::{Path, PathBuf};
 use crate::parser::{
     CONFIG_FILE, FEATURES_DIR, ModelMeta, NeuralParser, PARTNERS_DIR, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE,
 };
+use crate::training::average::read;
 use crate::training::trainer::copy_features;
-
-fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {
-    let path = dir.join(name);
-    std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
-}
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
