@@ -251,8 +251,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref())
         }
         Command::Bench { area, model } => {
-            if matches!(area, cli::bench::Area::Parser) && std::env::var_os("RAYON_NUM_THREADS").is_none() {
-                // One core, as the latency target says; candle and gemm read this at first use.
+            let one_core = matches!(area, cli::bench::Area::Parser | cli::bench::Area::Training);
+            if one_core && std::env::var_os("RAYON_NUM_THREADS").is_none() {
+                // One core, as the latency target says and as training runs; candle and gemm
+                // read this at first use.
                 // SAFETY: set before any other thread exists.
                 unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
             }

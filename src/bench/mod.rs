@@ -5,6 +5,7 @@
 pub mod memory;
 pub mod parser;
 pub mod tasks;
+pub mod training;
 
 /// One measured number.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,8 +23,8 @@ impl Figure {
 
 impl std::fmt::Display for Figure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // Small numbers keep a few decimals, big ones are rounded.
-        if self.value.abs() >= 100.0 {
+        // Small numbers keep a few decimals, big ones and counts are rounded.
+        if self.value.abs() >= 100.0 || self.value.fract() == 0.0 {
             write!(f, "{}: {:.0} {}", self.name, self.value, self.unit)
         } else {
             write!(f, "{}: {:.3} {}", self.name, self.value, self.unit)
@@ -42,5 +43,6 @@ mod tests {
             Figure::new("build_blocks_per_s", 12345.6, "blocks/s").to_string(),
             "build_blocks_per_s: 12346 blocks/s"
         );
+        assert_eq!(Figure::new("train_batch", 64.0, "commands").to_string(), "train_batch: 64 commands");
     }
 }

@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use anyhow::Context;
+
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum Area {
     /// Perception updates, filter queries over 10k memories, memory footprint.
@@ -11,6 +13,9 @@ pub enum Area {
     Tasks,
     /// Parse latency on one thread, stage by stage (word features, encoder, greedy and beam).
     Parser,
+    /// Training speed on one thread: one optimizer step of the default network (run from the
+    /// repository root: it trains on the templates in data/templates).
+    Training,
 }
 
 pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
@@ -23,6 +28,13 @@ pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCo
         Area::Parser => {
             let mut parser = super::load_parser(model, None)?;
             craftmate::bench::parser::run(&mut parser, 10)
+        }
+        Area::Training => {
+            super::keep_freed_memory();
+            let dir = std::path::Path::new("data/templates");
+            craftmate::bench::training::run(dir).with_context(|| {
+                format!("training on the templates in {} (run this from the repository root)", dir.display())
+            })?
         }
     };
     for f in figures {

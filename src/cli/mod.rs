@@ -51,3 +51,23 @@ pub fn wait_for_tick(next: &mut std::time::Instant, tick: std::time::Duration) {
         *next = now;
     }
 }
+
+/// Asks glibc's allocator to keep freed memory for reuse instead of handing it back to the kernel.
+///
+/// A training step allocates and frees thousands of tensor buffers, many of them megabytes. By
+/// default glibc serves big buffers with fresh `mmap`s and trims the heap whenever its top is
+/// free, so nearly every buffer is new memory the kernel must fault in and zero page by page
+/// (a third of a step's time in a profile). With these settings the same pages are reused:
+/// 0.42 → 0.26 s a training step on one thread here (before the ops of `parser::fused`), same
+/// results. Other platforms' allocators are left as they are.
+pub fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes allocator thresholds; called before training allocates.
+    unsafe {
+        // Buffers up to 32 MiB (glibc's maximum) come from the heap, which grows 64 MiB at a
+        // time and keeps up to 1 GiB of free top mapped.
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TOP_PAD, 64 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+    }
+}

@@ -25,6 +25,7 @@ pub struct Args<'a> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    super::keep_freed_memory();
     let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
     let (mut train, valid) = data::split(rows, args.valid_fraction, args.split_seed);
     println!(

@@ -11,6 +11,8 @@ use std::cell::RefCell;
 
 use candle_core::{D, Module, Result, Tensor};
 use candle_nn::{Linear, VarBuilder};
+
+use super::fused;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -31,10 +33,14 @@ impl Dropout {
             return Ok(x.clone());
         }
         let keep = 1.0 / (1.0 - self.p);
-        let mut rng = self.rng.borrow_mut();
-        let mask: Vec<f32> =
-            (0..x.elem_count()).map(|_| if rng.random::<f32>() < self.p { 0.0 } else { keep }).collect();
-        x.mul(&Tensor::from_vec(mask, x.shape(), x.device())?)
+        // Whole random words filled at once, each compared with p scaled to the u32 range: one
+        // call to the generator per batch instead of one float conversion per value.
+        let mut bits = vec![0u32; x.elem_count()];
+        self.rng.borrow_mut().fill(&mut bits[..]);
+        let cut = (self.p as f64 * u32::MAX as f64) as u32;
+        let mask: Vec<f32> = bits.iter().map(|&r| if r < cut { 0.0 } else { keep }).collect();
+        let mask = Tensor::from_vec(mask, x.shape(), x.device())?;
+        if fused::applies(x) { fused::mul_constant(x, mask) } else { x.mul(&mask) }
     }
 
     /// A uniform draw, for word dropout in batching.
@@ -135,6 +141,20 @@ impl Dense {
 }
 
 impl Dense {
+    /// The trainable projection: candle's `Linear`, but on the CPU the bias is added with
+    /// [`fused::add_repeated`], whose gradient sums rows in one pass.
+    fn forward_trainable(&self, x: &Tensor) -> Result<Tensor> {
+        let Some(bias) = self.inner.bias().filter(|_| fused::applies(x)) else { return self.inner.forward(x) };
+        let weight = self.inner.weight();
+        let (output, input) = weight.dims2()?;
+        let mut shape = x.dims().to_vec();
+        if let Some(last) = shape.last_mut() {
+            *last = output;
+        }
+        let y = x.reshape((x.elem_count() / input.max(1), input))?.matmul(&weight.t()?)?;
+        fused::add_repeated(&y, bias)?.reshape(shape)
+    }
+
     /// A frozen projection of `x` (rows × input, flat) on plain rows (see [`small_product`]).
     pub fn forward_rows(&self, x: &[f32]) -> Result<Vec<f32>> {
         let Some((w, b)) = &self.rows else { return Err(not_frozen()) };
@@ -148,7 +168,7 @@ fn not_frozen() -> candle_core::Error {
 
 impl Module for Dense {
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let Some(wt) = &self.transposed else { return self.inner.forward(x) };
+        let Some(wt) = &self.transposed else { return self.forward_trainable(x) };
         // One 2-D product over every leading dimension, then the leading shape back.
         let dims = x.dims();
         let (input, output) = wt.dims2()?;
@@ -278,6 +298,9 @@ impl Module for LayerNorm {
         if let (Some((w, b)), true) = (&self.frozen, x.device().is_cpu()) {
             return layer_norm_rows(x, w, b, LAYER_NORM_EPS);
         }
+        if fused::applies(x) {
+            return fused::layer_norm(x, &self.weight, &self.bias, LAYER_NORM_EPS);
+        }
         let mean = x.mean_keepdim(D::Minus1)?;
         let centred = x.broadcast_sub(&mean)?;
         let var = centred.sqr()?.mean_keepdim(D::Minus1)?;
@@ -360,7 +383,11 @@ impl Attention {
         let (b, _, t, _) = q.dims4()?;
         let mut scores = (q.matmul(&keys.t()?)? * (1.0 / (self.head_dim as f64).sqrt()))?;
         if let Some(mask) = mask {
-            scores = scores.broadcast_add(mask)?;
+            scores = if fused::applies(&scores) {
+                fused::add_constant(&scores, mask)?
+            } else {
+                scores.broadcast_add(mask)?
+            };
         }
         let probs = if self.fused_qkv.is_some() && scores.device().is_cpu() {
             softmax_rows(&scores)?

@@ -11,6 +11,7 @@
 
 pub mod decode;
 pub mod error;
+pub mod fused;
 pub mod grammar;
 pub mod layers;
 pub mod linearize;

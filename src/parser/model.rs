@@ -11,6 +11,7 @@ use candle_core::{D, DType, Device, Module, Result, Tensor};
 use candle_nn::{Embedding, VarBuilder, embedding};
 use serde::{Deserialize, Serialize};
 
+use super::fused;
 use super::layers::{Attention, Dense, Dropout, FeedForward, LayerNorm, drop, log_softmax_rows};
 
 /// Sizes of the network.
@@ -166,6 +167,11 @@ impl DecoderLayer {
     }
 }
 
+/// `x` (B, T, D) plus the position vectors `positions` (T, D) of every sequence.
+fn add_positions(x: &Tensor, positions: &Tensor) -> Result<Tensor> {
+    if fused::applies(x) { fused::add_repeated(x, positions) } else { x.broadcast_add(positions) }
+}
+
 /// `y += x`, elementwise.
 fn add_into(y: &mut [f32], x: &[f32]) {
     y.iter_mut().zip(x).for_each(|(a, b)| *a += b);
@@ -292,7 +298,7 @@ impl Seq2Seq {
         let tri = self.trigram_emb.forward(&trigrams.flatten_all()?)?.reshape((b * s, k, self.cfg.d_model))?;
         let ones = Tensor::ones((b * s, 1, k), tri.dtype(), dev)?;
         let tri = ones.matmul(&tri)?.reshape((b, s, self.cfg.d_model))?;
-        let mut x = self.word_emb.forward(words)?.add(&tri)?.broadcast_add(&self.word_pos.forward(&positions)?)?;
+        let mut x = add_positions(&self.word_emb.forward(words)?.add(&tri)?, &self.word_pos.forward(&positions)?)?;
         if let (Some(proj), Some(features)) = (&self.feat_proj, features) {
             x = x.add(&proj.forward(features)?)?;
         }
@@ -330,7 +336,7 @@ impl Seq2Seq {
     fn embed_tokens(&self, tokens: &Tensor, offset: usize) -> Result<Tensor> {
         let t = tokens.dim(1)?;
         let positions = Tensor::arange(offset as u32, (offset + t) as u32, tokens.device())?;
-        self.tok_emb.forward(tokens)?.broadcast_add(&self.tok_pos.forward(&positions)?)
+        add_positions(&self.tok_emb.forward(tokens)?, &self.tok_pos.forward(&positions)?)
     }
 
     /// Pointer scores of decoder states `h` (B, T, D) against encoder states: (B, T, S) each.
@@ -339,8 +345,11 @@ impl Seq2Seq {
         let scale = 1.0 / (self.cfg.d_model as f64).sqrt();
         // Padding words get -1e9 so they are never picked.
         let mask = enc.mask.squeeze(1)?;
-        let start = (self.start_q.forward(h)?.matmul(&keys_t)? * scale)?.broadcast_add(&mask)?;
-        let end = (self.end_q.forward(h)?.matmul(&keys_t)? * scale)?.broadcast_add(&mask)?;
+        let masked = |scores: Tensor| {
+            if fused::applies(&scores) { fused::add_constant(&scores, &mask) } else { scores.broadcast_add(&mask) }
+        };
+        let start = masked((self.start_q.forward(h)?.matmul(&keys_t)? * scale)?)?;
+        let end = masked((self.end_q.forward(h)?.matmul(&keys_t)? * scale)?)?;
         Ok((start, end))
     }
 
