@@ -246,6 +246,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let command =
         cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false, memory: None, config: None });
+    if !matches!(command, Command::Play { .. } | Command::Chat(_) | Command::Connect(_)) {
+        cli::end_quietly_on_closed_pipe();
+    }
     match command {
         Command::Play { name, no_colour, memory, config } => {
             cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref())

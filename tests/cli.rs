@@ -32,6 +32,26 @@ fn check_data_reports_bad_rows_and_exits_1() {
 }
 
 #[test]
+fn a_report_piped_into_a_reader_that_has_gone_ends_without_a_panic() {
+    // `craftmate parse ... | head -0`: the reader is gone before the first line is written.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+        .args(["parse", "build a red tower"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "101 is a panic's exit code: {err}");
+    // The same command with a reader prints the form.
+    let (code, out, _) = craftmate(&["parse", "build a red tower"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("BUILD") && out.contains("confidence:"), "{out}");
+}
+
+#[test]
 fn check_data_on_a_missing_file_is_a_clear_error() {
     let (code, _, err) = craftmate(&["check-data", "no/such/file.txt"]);
     assert_eq!(code, 2);

@@ -71,3 +71,17 @@ pub fn keep_freed_memory() {
         libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
     }
 }
+
+/// Lets a report command end quietly when its reader goes away (`craftmate eval-parser | head`).
+///
+/// Rust ignores SIGPIPE, so `println!` into a closed pipe panics with "failed printing to
+/// stdout". The commands that only print reports get the Unix default back: the process ends at
+/// once, as `cat` or `grep` would. Not for the network commands, where a closed socket must be an
+/// error to handle, nor for play, which saves its memory on the way out.
+pub fn end_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restores the default disposition of one signal, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
