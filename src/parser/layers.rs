@@ -11,10 +11,10 @@ use std::cell::RefCell;
 
 use candle_core::{D, Module, Result, Tensor};
 use candle_nn::{Linear, VarBuilder};
-
-use super::fused;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+use super::fused;
 
 /// Training-time randomness: dropout probability and a seeded generator.
 pub struct Dropout {
