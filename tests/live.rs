@@ -95,7 +95,7 @@ impl Proc {
     fn log_tail(&self) -> String {
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(25)..].join("\n")
+        lines[lines.len().saturating_sub(40)..].join("\n")
     }
 }
 
@@ -159,15 +159,31 @@ fn wait_until<T>(timeout: Duration, what: &str, mut probe: impl FnMut() -> Optio
 struct Server {
     proc: Proc,
     port: u16,
+    /// flying-squid's console, and the server's stdout.
+    console: ChildStdin,
+    lines: Receiver<String>,
 }
 
 fn start_server(port: u16, dir: &Path) -> Server {
     let script = server_dir().join("server.js");
-    let (proc, _stdin, rx) =
+    let (proc, console, lines) =
         Proc::spawn(&format!("server-{port}"), Command::new("node").arg(script).arg(port.to_string()), dir);
     let mut seen = Vec::new();
-    wait_line(&rx, &mut seen, Duration::from_secs(60), "the server's READY line", |l| l.starts_with("READY"));
-    Server { proc, port }
+    wait_line(&lines, &mut seen, Duration::from_secs(60), "the server's READY line", |l| l.starts_with("READY"));
+    Server { proc, port, console: console.expect("the server's console"), lines }
+}
+
+impl Server {
+    /// Every later join starts with the feet exactly at `feet` (whole numbers: a block corner).
+    fn set_spawn(&mut self, feet: [i32; 3]) {
+        let [x, y, z] = feet;
+        writeln!(self.console, "spawnpoint {x} {y} {z}").expect("write to the server's console");
+        self.console.flush().expect("flush the server's console");
+        let mut seen = Vec::new();
+        wait_line(&self.lines, &mut seen, Duration::from_secs(20), "the server's SPAWNPOINT answer", |l| {
+            l == format!("SPAWNPOINT {x} {y} {z}")
+        });
+    }
 }
 
 /// The craftmate bot: its stdout lines (the transcript and `joined` lines) stay readable.
@@ -181,7 +197,7 @@ impl Bot {
     fn start(port: u16, name: &str, extra: &[&str], dir: &Path) -> Bot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_craftmate"));
         cmd.arg("connect").arg(format!("127.0.0.1:{port}")).arg("--name").arg(name).args(extra).current_dir(dir);
-        cmd.env("RUST_LOG", "warn,craftmate=info");
+        cmd.env("RUST_LOG", "warn,craftmate=debug");
         let (proc, _stdin, lines) = Proc::spawn(&format!("craftmate-{name}"), &mut cmd, dir);
         Bot { proc, lines, seen: Vec::new() }
     }
@@ -511,11 +527,20 @@ fn remembers_names_after_a_restart_with_memory() {
         heard.from(BOT).iter().any(|t| t.contains("bob")).then_some(())
     });
 
-    // A new bot process with the same memory file, same server.
+    // A new bot process with the same memory file, same server. It spawns on a corner of the
+    // cube's top, standing on four of its blocks: breaking the one under its feet leaves it
+    // standing on the other three (a bot that waited to fall there would wait forever).
     s.bot.proc.kill();
+    let top = cube.iter().map(|(p, _)| p[1]).max().expect("cube") + 1;
+    let corner_x = cube.iter().map(|(p, _)| p[0]).max().expect("cube");
+    let corner_z = cube.iter().map(|(p, _)| p[2]).max().expect("cube");
+    s.server.set_spawn([corner_x, top, corner_z]);
     let port = s.server.port;
     let mut again = Bot::start(port, BOT, &["--memory", db], s.dir.path());
     again.wait_joined(false, Duration::from_secs(90));
+    wait_until(Duration::from_secs(30), "the observer to see the bot on the cube", || {
+        s.alice.player_pos(BOT).filter(|p| p[1] > top as f64 - 0.5)
+    });
     // Look away, so only the name can say which thing is meant.
     s.alice.look_at([-10.5, 4.5, -10.5]);
     s.alice.chat("destroy bob");

@@ -135,6 +135,11 @@ const BURST_RADIUS: i32 = 8;
 /// Chunks around the bot (radius) that must be loaded before it acts, or this long after joining.
 const READY_CHUNK_RADIUS: i32 = 2;
 const READY_WAIT: Duration = Duration::from_secs(3);
+/// Feet further than this from the middle of their block, sideways, put the body (0.6 wide) over
+/// a neighbouring column too; see [`LiveWorld::keep_centred`].
+const OFF_CENTRE: f64 = 0.2;
+/// Ticks between two centring steps, so a player pushing the bot does not make it fidget.
+const CENTRE_COOLDOWN: u64 = 20;
 
 struct Joined {
     name: String,
@@ -169,6 +174,8 @@ pub struct LiveWorld {
     refused: FxHashMap<Pos, u64>,
     recent_refusals: VecDeque<(u64, Pos)>,
     warned_creative: bool,
+    /// The tick of the last centring step.
+    centred_at: Option<u64>,
 }
 
 impl LiveWorld {
@@ -227,6 +234,7 @@ impl LiveWorld {
             refused: FxHashMap::default(),
             recent_refusals: VecDeque::new(),
             warned_creative: false,
+            centred_at: None,
         }
     }
 
@@ -278,7 +286,37 @@ impl LiveWorld {
                 });
             }
         }
+        if self.ready && self.has_snapshot {
+            self.keep_centred();
+        }
         notices
+    }
+
+    /// Tasks see the bot as one block, the one its feet are in, and wait for it to fall when that
+    /// block has air under it. A real body is 0.6 blocks wide: off the middle of its block (where
+    /// the server spawns or teleports it, or a push leaves it) it can stand on the edge of a
+    /// neighbour with air under its feet block, and a task would wait for a fall that never
+    /// comes. So a bot standing off the middle steps to the middle of its own block (and falls
+    /// from there if nothing is under it), as it does after each of its own steps.
+    fn keep_centred(&mut self) {
+        if self.moved.is_some() || self.centred_at.is_some_and(|t| self.tick < t + CENTRE_COOLDOWN) {
+            return;
+        }
+        let at = self.snapshot.pos;
+        let standing = (at.y - at.y.round()).abs() < 1e-3;
+        let off = |v: f64| (v - v.floor() - 0.5).abs() > OFF_CENTRE;
+        if !standing || !(off(at.x) || off(at.z)) {
+            return;
+        }
+        let here = self.agent_pos();
+        if self.block_at(here).is_solid() || self.block_at(here.up(1)).is_solid() {
+            return;
+        }
+        tracing::debug!(?at, %here, "stepping to the middle of the block");
+        self.centred_at = Some(self.tick);
+        let feet = here.feet();
+        let seq = self.send(|seq| Command::Step { seq, feet });
+        self.moved = Some((here, seq));
     }
 
     fn take_event(&mut self, ev: ClientEvent, notices: &mut Vec<Notice>) {

@@ -150,6 +150,50 @@ fn own_changes_show_at_once_and_go_out_in_order() {
     assert_eq!(h.world.agent_look(), Look::default(), "the snapshot's look");
 }
 
+/// The server spawns players at block corners (and teleports or pushes them anywhere): a bot
+/// standing off the middle of its block steps to the middle, so what tasks see (one block under
+/// the feet) is what holds the body up.
+#[test]
+fn a_bot_off_the_middle_of_its_block_steps_to_the_middle() {
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    assert!(h.sent().is_empty(), "in the middle already");
+    // On a corner: the body stands on four blocks.
+    h.snapshot(Vec3::new(1.0, 5.0, 0.0));
+    h.world.sync();
+    assert_eq!(h.sent(), vec![Command::Step { seq: 1, feet: Vec3::new(1.5, 5.0, 0.5) }]);
+    assert_eq!(h.world.agent_pos(), Pos::new(1, 5, 0));
+    // Until the client has carried the step out, nothing more is sent.
+    h.snapshot(Vec3::new(1.0, 5.0, 0.0));
+    h.world.sync();
+    assert!(h.sent().is_empty());
+    h.applied = 1;
+    h.snapshot(Vec3::new(1.5, 5.0, 0.5));
+    h.world.sync();
+    assert!(h.sent().is_empty());
+    // Pushed off again at once: it waits a moment first, so a push does not make it fidget.
+    h.snapshot(Vec3::new(1.95, 5.0, 0.5));
+    h.world.sync();
+    assert!(h.sent().is_empty());
+    for _ in 0..CENTRE_COOLDOWN {
+        h.snapshot(Vec3::new(1.95, 5.0, 0.5));
+        h.world.sync();
+    }
+    assert_eq!(h.sent(), vec![Command::Step { seq: 2, feet: Vec3::new(1.5, 5.0, 0.5) }]);
+    h.applied = 2;
+    // Not while falling or jumping (the feet between two rows), nor where its block is solid.
+    for _ in 0..=CENTRE_COOLDOWN {
+        h.snapshot(Vec3::new(3.9, 6.4, 0.5));
+        h.world.sync();
+    }
+    h.set(Pos::new(5, 5, 0), red());
+    for _ in 0..=CENTRE_COOLDOWN {
+        h.snapshot(Vec3::new(5.9, 5.0, 0.5));
+        h.world.sync();
+    }
+    assert!(h.sent().is_empty());
+}
+
 #[test]
 fn checks_before_sending() {
     let mut h = Harness::new(Access::everyone());

@@ -47,6 +47,8 @@ pub struct Dance {
     done: u32,
     start: Option<Look>,
     airborne: bool,
+    /// Ticks in a row spent in the air.
+    in_air: u32,
     waypoints: Vec<Pos>,
     /// Circle waypoints reached, and why the last one could not be.
     reached: u32,
@@ -55,7 +57,16 @@ pub struct Dance {
 
 impl Dance {
     pub fn new(mv: DanceMove) -> Dance {
-        Dance { mv, done: 0, start: None, airborne: false, waypoints: Vec::new(), reached: 0, last_failure: None }
+        Dance {
+            mv,
+            done: 0,
+            start: None,
+            airborne: false,
+            in_air: 0,
+            waypoints: Vec::new(),
+            reached: 0,
+            last_failure: None,
+        }
     }
 
     pub fn turn(turn: Turn) -> Dance {
@@ -184,8 +195,14 @@ impl Task for Dance {
             }
             DanceMove::Jump { times } => {
                 if !ctx.agent_resting() {
-                    return Step::Continue; // still in the air: gravity brings it down
+                    // Still in the air: gravity brings it down (or something is wrong).
+                    self.in_air += 1;
+                    if self.in_air > ctx.limits.max_fall_ticks {
+                        return Step::Failed(format!("I'm stuck in the air at {}.", ctx.world.agent_pos()));
+                    }
+                    return Step::Continue;
                 }
+                self.in_air = 0;
                 if self.airborne {
                     self.airborne = false;
                     self.done += 1;
@@ -299,5 +316,23 @@ mod tests {
         assert!(Dance::named("circle", None).is_none());
         assert!(Dance::named("circle", Some(Pos::new(1, 2, 3))).is_some());
         assert!(Dance::named("moonwalk", None).is_none());
+    }
+
+    /// A landing that never comes (no gravity without `advance`) ends the jumps with a reason.
+    #[test]
+    fn a_jump_that_never_lands_fails_with_a_reason() {
+        use crate::tasks::testing::run_task;
+        use crate::tasks::{Limits, TaskMeta, TaskStack, TaskState};
+        use crate::world::embedded::EmbeddedWorld;
+        let mut w = EmbeddedWorld::flat();
+        assert_eq!(run_task(&mut w, Dance::new(DanceMove::Jump { times: 2 }), 50).1, "Boing!");
+        let mut stack = TaskStack::default();
+        let id = stack.push(Box::new(Dance::new(DanceMove::Jump { times: 2 })), TaskMeta::default());
+        for _ in 0..Limits::default().max_fall_ticks + 5 {
+            stack.tick(&mut w);
+        }
+        let record = stack.record(id).unwrap();
+        assert_eq!(record.state, TaskState::Failed);
+        assert!(record.outcome.as_deref().unwrap_or("").starts_with("I'm stuck in the air at"), "{record:?}");
     }
 }

@@ -80,6 +80,8 @@ pub(crate) struct Edit {
     /// current layer still needs blocks).
     keep_clear: Option<Arc<FxHashSet<Pos>>>,
     waited: u32,
+    /// Ticks in a row the agent has seemed to be in the air.
+    airborne: u32,
     stalled: u32,
     /// Walks since the last block changed: a guard against going round in circles.
     walks: u32,
@@ -132,6 +134,7 @@ impl Edit {
             moving_to: None,
             keep_clear: None,
             waited: 0,
+            airborne: 0,
             stalled: 0,
             walks: 0,
             passes: 0,
@@ -192,9 +195,19 @@ impl Edit {
                 })
                 .count();
         }
-        // Let gravity settle the agent before deciding anything.
-        if !ctx.agent_resting() {
-            return EditStep::Step(Step::Continue);
+        // Let gravity settle the agent before deciding anything — but not forever: "in the air"
+        // for longer than any fall means it stands on something the block under its feet does
+        // not show (in a real world, the edge of a neighbouring block), so decide from there.
+        if ctx.agent_resting() {
+            self.airborne = 0;
+        } else {
+            self.airborne += 1;
+            if self.airborne <= ctx.limits.max_fall_ticks {
+                return EditStep::Step(Step::Continue);
+            }
+            if self.airborne == ctx.limits.max_fall_ticks + 1 {
+                tracing::debug!(at = %ctx.world.agent_pos(), "no fall came; going on from here");
+            }
         }
         self.keep_clear = None;
         // Finished items are skipped within the same tick; the bound keeps a tick short.
@@ -606,6 +619,32 @@ mod tests {
         assert!(chain.windows(2).all(|p| p[0].manhattan(p[1]) == 1));
         // High up, beyond the search's span: a plain column.
         assert_eq!(support_chain(&ctx, Pos::new(0, 40, 9), &bp).map(|c| c.len()), Some(35));
+    }
+
+    /// A real body can stand on the edge of a neighbouring block while the block under its feet
+    /// is air; the engine must not wait for that fall forever. (Without `advance` the embedded
+    /// world applies no gravity: the agent hangs in the air.)
+    #[test]
+    fn a_fall_that_never_comes_is_not_waited_for_forever() {
+        use crate::tasks::{Destroy, TaskMeta, TaskStack, TaskState};
+        let mut w = EmbeddedWorld::flat();
+        let stone = Pos::new(2, 6, 0);
+        w.set_block_by(stone, block("stone"), Actor::World);
+        w.set_agent_pos(Pos::new(0, 7, 0));
+        let limits = Limits::default();
+        let mut stack = TaskStack::default();
+        let task = Destroy::new(vec![stone], "the stone", &limits).unwrap();
+        let id = stack.push(Box::new(task), TaskMeta::default());
+        for _ in 0..limits.max_fall_ticks {
+            stack.tick(&mut w);
+        }
+        assert_eq!(w.block_at(stone), block("stone"), "a fall is waited for first");
+        for _ in 0..5 {
+            stack.tick(&mut w);
+        }
+        assert_eq!(w.block_at(stone), Block::AIR);
+        let record = stack.record(id).unwrap();
+        assert_eq!(record.state, TaskState::Done, "{:?}", record.outcome);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 // client's `write`, never by editing node_modules (see README.md for the list and the reasons).
 //
 // Usage: node tests/server/server.js PORT
-// stdout carries exactly one line, `READY <port>`, once connections are accepted; logs go to stderr.
+// stdout carries `READY <port>` once connections are accepted, and answers to the console command
+// `spawnpoint` (below); logs go to stderr.
 'use strict'
 
 const port = parseInt(process.argv[2], 10)
@@ -249,6 +250,26 @@ serv.on('newPlayer', (player) => {
     // invulnerable | may fly | creative
     player._client.write('abilities', { flags: 1 | 4 | 8, flyingSpeed: 0.05, walkingSpeed: 0.1 })
   })
+})
+
+// A console command for the tests (not flying-squid's): `spawnpoint X Y Z` makes every later
+// join start at exactly that position, as written (a corner of a block when the numbers are
+// whole). flying-squid picks a random column in 0..30 × 0..30 for each join; a test that needs the
+// bot somewhere in particular sets it here. Answered on stdout with `SPAWNPOINT X Y Z`.
+const { Vec3 } = require('vec3')
+serv.commands.add({
+  base: 'spawnpoint',
+  info: 'where later joins start (tests)',
+  usage: 'spawnpoint <x> <y> <z>',
+  onlyConsole: true,
+  parse (str) {
+    const xyz = str.trim().split(/\s+/).map(Number)
+    return xyz.length === 3 && xyz.every(Number.isFinite) ? xyz : false
+  },
+  action ([x, y, z]) {
+    serv.getSpawnPoint = async () => new Vec3(x, y, z)
+    process.stdout.write(`SPAWNPOINT ${x} ${y} ${z}\n`)
+  }
 })
 
 serv.on('error', (err) => {
