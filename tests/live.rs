@@ -61,7 +61,10 @@ struct Proc {
 
 impl Proc {
     fn spawn(name: &str, cmd: &mut Command, dir: &Path) -> (Proc, Option<ChildStdin>, Receiver<String>) {
-        let log = dir.join(format!("{name}.stderr"));
+        // A second process of the same name (a restarted bot) gets a log of its own.
+        let log = (1..).map(|i| if i == 1 { dir.join(format!("{name}.stderr")) } else { dir.join(format!("{name}-{i}.stderr")) })
+            .find(|p| !p.exists())
+            .expect("a free log name");
         let err = std::fs::File::create(&log).expect("log file");
         let mut child = cmd
             .stdin(Stdio::piped())
@@ -522,10 +525,11 @@ fn remembers_names_after_a_restart_with_memory() {
     let near = cube.iter().map(|(p, _)| *p).min_by_key(|p| (p[2], (p[0] - 8).abs(), (p[1] - 6).abs())).expect("cube");
     s.alice.look_at([near[0] as f64 + 0.5, near[1] as f64 + 0.5, near[2] as f64]);
     s.alice.chat("call that bob");
-    wait_until(Duration::from_secs(30), "the bot to take the name", || {
+    let answer = wait_until(Duration::from_secs(30), "the bot to take the name", || {
         heard.take(&mut s.alice);
-        heard.from(BOT).iter().any(|t| t.contains("bob")).then_some(())
+        heard.from(BOT).into_iter().find(|t| t.contains("bob")).map(str::to_string)
     });
+    assert!(answer.contains("the red cube is bob"), "the name went to something else: {answer:?}");
 
     // A new bot process with the same memory file, same server. It spawns on a corner of the
     // cube's top, standing on four of its blocks: breaking the one under its feet leaves it
