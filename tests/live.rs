@@ -62,7 +62,8 @@ struct Proc {
 impl Proc {
     fn spawn(name: &str, cmd: &mut Command, dir: &Path) -> (Proc, Option<ChildStdin>, Receiver<String>) {
         // A second process of the same name (a restarted bot) gets a log of its own.
-        let log = (1..).map(|i| if i == 1 { dir.join(format!("{name}.stderr")) } else { dir.join(format!("{name}-{i}.stderr")) })
+        let log = (1..)
+            .map(|i| dir.join(if i == 1 { format!("{name}.stderr") } else { format!("{name}-{i}.stderr") }))
             .find(|p| !p.exists())
             .expect("a free log name");
         let err = std::fs::File::create(&log).expect("log file");

@@ -138,6 +138,39 @@ pub fn within_reach(feet: Pos, p: Pos, reach: f64) -> bool {
     reach_distance(feet, p) <= reach
 }
 
+/// Waiting for the agent to land, with an end. A landing that never comes (in a real world, a
+/// body held up by the edge of a neighbouring block while its own block has air under it) shows
+/// as [`Landing::Overdue`] after `max_fall_ticks` in the air.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct FallWatch {
+    ticks: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Landing {
+    Resting,
+    Falling,
+    Overdue,
+}
+
+impl FallWatch {
+    /// Called once a tick by a task that must not act in mid-air.
+    pub fn check(&mut self, ctx: &TaskContext) -> Landing {
+        if ctx.agent_resting() {
+            self.ticks = 0;
+            return Landing::Resting;
+        }
+        self.ticks = self.ticks.saturating_add(1);
+        if self.ticks <= ctx.limits.max_fall_ticks {
+            return Landing::Falling;
+        }
+        if self.ticks == ctx.limits.max_fall_ticks + 1 {
+            tracing::debug!(at = %ctx.agent_pos(), "no landing after {} ticks in the air", self.ticks - 1);
+        }
+        Landing::Overdue
+    }
+}
+
 /// Does a body with feet at `p` stand on a solid block or float in a liquid?
 pub fn resting(world: &dyn World, p: Pos) -> bool {
     world.block_at(p.down(1)).is_solid() || world.block_at(p).is_liquid()

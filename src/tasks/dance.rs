@@ -6,6 +6,7 @@
 //! converts "turn left 90 degrees" into `Turn::Relative { yaw: -90.0, .. }`. Every move takes
 //! at least one tick, one turn (or one step) per tick, so a player can see it happen.
 
+use super::context::{FallWatch, Landing};
 use super::movement::Move;
 use super::{ChildOutcome, Step, Task, TaskContext, TaskKind};
 use crate::world::types::EYE_HEIGHT;
@@ -47,8 +48,7 @@ pub struct Dance {
     done: u32,
     start: Option<Look>,
     airborne: bool,
-    /// Ticks in a row spent in the air.
-    in_air: u32,
+    in_air: FallWatch,
     waypoints: Vec<Pos>,
     /// Circle waypoints reached, and why the last one could not be.
     reached: u32,
@@ -62,7 +62,7 @@ impl Dance {
             done: 0,
             start: None,
             airborne: false,
-            in_air: 0,
+            in_air: FallWatch::default(),
             waypoints: Vec::new(),
             reached: 0,
             last_failure: None,
@@ -194,15 +194,13 @@ impl Task for Dance {
                 Step::Continue
             }
             DanceMove::Jump { times } => {
-                if !ctx.agent_resting() {
-                    // Still in the air: gravity brings it down (or something is wrong).
-                    self.in_air += 1;
-                    if self.in_air > ctx.limits.max_fall_ticks {
+                match self.in_air.check(ctx) {
+                    Landing::Resting => {}
+                    Landing::Falling => return Step::Continue, // gravity brings it down
+                    Landing::Overdue => {
                         return Step::Failed(format!("I'm stuck in the air at {}.", ctx.world.agent_pos()));
                     }
-                    return Step::Continue;
                 }
-                self.in_air = 0;
                 if self.airborne {
                     self.airborne = false;
                     self.done += 1;

@@ -21,7 +21,7 @@
 //! the agent moves out of the way, and waits (then gives up, saying why) for players.
 
 use super::blueprint::Blueprint;
-use super::context::has_support;
+use super::context::{FallWatch, Landing, has_support};
 use super::movement::{Move, MoveOptions};
 use super::path::Goal;
 use super::{ChildOutcome, Step, TaskContext};
@@ -80,8 +80,7 @@ pub(crate) struct Edit {
     /// current layer still needs blocks).
     keep_clear: Option<Arc<FxHashSet<Pos>>>,
     waited: u32,
-    /// Ticks in a row the agent has seemed to be in the air.
-    airborne: u32,
+    airborne: FallWatch,
     stalled: u32,
     /// Walks since the last block changed: a guard against going round in circles.
     walks: u32,
@@ -134,7 +133,7 @@ impl Edit {
             moving_to: None,
             keep_clear: None,
             waited: 0,
-            airborne: 0,
+            airborne: FallWatch::default(),
             stalled: 0,
             walks: 0,
             passes: 0,
@@ -198,16 +197,8 @@ impl Edit {
         // Let gravity settle the agent before deciding anything — but not forever: "in the air"
         // for longer than any fall means it stands on something the block under its feet does
         // not show (in a real world, the edge of a neighbouring block), so decide from there.
-        if ctx.agent_resting() {
-            self.airborne = 0;
-        } else {
-            self.airborne += 1;
-            if self.airborne <= ctx.limits.max_fall_ticks {
-                return EditStep::Step(Step::Continue);
-            }
-            if self.airborne == ctx.limits.max_fall_ticks + 1 {
-                tracing::debug!(at = %ctx.world.agent_pos(), "no fall came; going on from here");
-            }
+        if self.airborne.check(ctx) == Landing::Falling {
+            return EditStep::Step(Step::Continue);
         }
         self.keep_clear = None;
         // Finished items are skipped within the same tick; the bound keeps a tick short.

@@ -14,7 +14,7 @@
 //! its scaffold down when it finishes.
 
 use super::blueprint::Blueprint;
-use super::context::resting;
+use super::context::{FallWatch, Landing};
 use super::path::{Goal, PathError, PathOptions, PathStep, StepKind, plan};
 use super::{Step, Task, TaskContext, TaskKind};
 use crate::world::{ActionError, Pos};
@@ -61,14 +61,23 @@ pub struct Walker {
     /// Where the agent should be before taking `steps[next]`; `None` forces a re-plan.
     at: Option<Pos>,
     replans: u32,
-    falling: u32,
+    falling: FallWatch,
     /// A plain walk found no way on foot and is allowed to pillar up.
     climbing: bool,
 }
 
 impl Walker {
     pub fn new(goal: Goal, options: MoveOptions) -> Self {
-        Walker { goal, options, steps: Vec::new(), next: 0, at: None, replans: 0, falling: 0, climbing: false }
+        Walker {
+            goal,
+            options,
+            steps: Vec::new(),
+            next: 0,
+            at: None,
+            replans: 0,
+            falling: FallWatch::default(),
+            climbing: false,
+        }
     }
 
     pub fn goal(&self) -> &Goal {
@@ -78,14 +87,11 @@ impl Walker {
     pub fn step(&mut self, ctx: &mut TaskContext) -> Walk {
         let here = ctx.world.agent_pos();
         // In the air after a drop or a jump: let gravity finish first.
-        if !resting(&*ctx.world, here) {
-            self.falling += 1;
-            if self.falling > ctx.limits.max_fall_ticks {
-                return Walk::Failed(format!("I'm stuck in the air at {here}"));
-            }
-            return Walk::Walking;
+        match self.falling.check(ctx) {
+            Landing::Resting => {}
+            Landing::Falling => return Walk::Walking,
+            Landing::Overdue => return Walk::Failed(format!("I'm stuck in the air at {here}")),
         }
-        self.falling = 0;
         if self.goal.reached(here) {
             return Walk::Arrived;
         }
