@@ -7,7 +7,8 @@
 //!   grows keeps its id and its names, a split keeps the id on the largest part, a merge keeps
 //!   the older id and both objects' names, and an object whose last block goes is forgotten.
 //! - **Holes** are connected air cells where natural terrain was dug out (the record shows a
-//!   natural block turned into air), so "fill that hole" has something to point at.
+//!   natural block nobody had placed turned into air), so "fill that hole" has something to
+//!   point at; taking down the agent's dirt scaffold is not digging ([`effects`]).
 //! - **Attributes** (colour, block types, size class, extents, a shape guess) are stored as
 //!   perceived triples and refreshed when an object changes ([`attributes`], [`shape`]).
 //! - **Players, mobs and the agent itself** (SELF) are reference objects whose position and look
@@ -28,8 +29,10 @@ mod write;
 #[cfg(test)]
 mod tests;
 
+use rustc_hash::FxHashMap;
+
 use crate::memory::{Memory, MemoryError, MemoryId, MemoryKind};
-use crate::world::{Actor, Block, BlockChange, ChatMessage, World};
+use crate::world::{Actor, Block, BlockChange, ChatMessage, Pos, World};
 
 use entities::EntityCache;
 use tracker::{Edit, Tracker};
@@ -113,7 +116,7 @@ impl Perception {
     }
 
     /// The block object holding a cell, as perception currently sees it.
-    pub fn object_at(&self, p: crate::world::Pos) -> Option<MemoryId> {
+    pub fn object_at(&self, p: Pos) -> Option<MemoryId> {
         self.blocks.owner_of(p).or_else(|| self.holes.owner_of(p))
     }
 
@@ -129,7 +132,7 @@ impl Perception {
         // Cells the agent itself built or dug this update: a thing the agent starts making is
         // what "it" and "that" mean next, so a new object of the agent's is marked as attended
         // (once, when it appears: what players talk about later, even mid-build, wins).
-        let mut by_agent: Vec<(crate::world::Pos, bool)> = Vec::new();
+        let mut by_agent: Vec<(Pos, bool)> = Vec::new();
         let (block_edits, hole_edits) = match self.cursor {
             Some(cursor) => {
                 let (changes, next) = world.changes_since(cursor);
@@ -140,8 +143,9 @@ impl Perception {
                 } else {
                     report.block_changes = changes.len();
                     self.cursor = Some(next);
-                    by_agent = agent_made(&changes);
-                    edits_from_changes(&changes)
+                    let effects = effects(&changes, |p| self.blocks.owner_of(p).is_some());
+                    by_agent = agent_made(&changes, &effects);
+                    edits_from_changes(&changes, &effects)
                 }
             }
             None => {
@@ -179,35 +183,68 @@ pub fn is_built(block: Block, by: &Actor) -> bool {
     !block.is_air() && !block.is_liquid() && (!block.is_natural() || matches!(by, Actor::Player(_) | Actor::Agent))
 }
 
-/// Was this change digging out terrain?
-pub fn is_dug(change: &BlockChange) -> bool {
+/// Does this change take a natural block (dirt, stone) away? It is digging out terrain only
+/// when nobody placed that block: see [`effects`].
+fn removes_natural(change: &BlockChange) -> bool {
     change.after.is_air() && change.before.is_natural() && !change.before.is_air() && !change.before.is_liquid()
 }
 
-/// Cells the agent built (`false`) or dug out (`true`) in a run of changes.
-fn agent_made(changes: &[BlockChange]) -> Vec<(crate::world::Pos, bool)> {
+/// What one change meant to perception.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Something built now stands in the cell.
+    Built,
+    /// Terrain was dug out: the cell belongs to a hole.
+    Dug,
+    /// Anything else: a built block taken away, terrain put back, a liquid flowing.
+    Other,
+}
+
+/// The effect of each change, in order. `built_before` says whether a cell held a built block
+/// before these changes (perception's block tracker knows); the changes update that as they go.
+/// Taking away a natural block somebody placed — the dirt of the agent's scaffold, the dirt that
+/// filled a hole — is not digging: without this, every scaffold the agent removed became a
+/// "hole" in mid-air, and the newest thing "that" could mean.
+pub fn effects(changes: &[BlockChange], built_before: impl Fn(Pos) -> bool) -> Vec<Effect> {
+    let mut built_now: FxHashMap<Pos, bool> = FxHashMap::default();
     changes
         .iter()
-        .filter(|c| matches!(c.by, Actor::Agent))
-        .filter_map(|c| {
-            if is_built(c.after, &c.by) {
-                Some((c.pos, false))
-            } else if is_dug(c) {
-                Some((c.pos, true))
+        .map(|c| {
+            let was_built = built_now.get(&c.pos).copied().unwrap_or_else(|| built_before(c.pos));
+            let effect = if is_built(c.after, &c.by) {
+                Effect::Built
+            } else if removes_natural(c) && !was_built {
+                Effect::Dug
             } else {
-                None
-            }
+                Effect::Other
+            };
+            built_now.insert(c.pos, effect == Effect::Built);
+            effect
         })
         .collect()
 }
 
-/// The tracker edits for a run of block changes, in order.
-pub fn edits_from_changes(changes: &[BlockChange]) -> (Vec<Edit>, Vec<Edit>) {
+/// Cells the agent built (`false`) or dug out (`true`) in a run of changes.
+fn agent_made(changes: &[BlockChange], effects: &[Effect]) -> Vec<(Pos, bool)> {
+    changes
+        .iter()
+        .zip(effects)
+        .filter(|(c, _)| matches!(c.by, Actor::Agent))
+        .filter_map(|(c, e)| match e {
+            Effect::Built => Some((c.pos, false)),
+            Effect::Dug => Some((c.pos, true)),
+            Effect::Other => None,
+        })
+        .collect()
+}
+
+/// The tracker edits for a run of block changes and their [`effects`], in order.
+pub fn edits_from_changes(changes: &[BlockChange], effects: &[Effect]) -> (Vec<Edit>, Vec<Edit>) {
     let mut blocks = Vec::with_capacity(changes.len());
     let mut holes = Vec::new();
-    for c in changes {
-        blocks.push(if is_built(c.after, &c.by) { Edit::Set(c.pos, c.after) } else { Edit::Clear(c.pos) });
-        if is_dug(c) {
+    for (c, e) in changes.iter().zip(effects) {
+        blocks.push(if *e == Effect::Built { Edit::Set(c.pos, c.after) } else { Edit::Clear(c.pos) });
+        if *e == Effect::Dug {
             holes.push(Edit::Set(c.pos, c.before));
         } else if !c.after.is_air() {
             holes.push(Edit::Clear(c.pos));

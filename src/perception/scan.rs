@@ -12,10 +12,10 @@
 //! Remembered cells far from the agent are checked one by one rather than by scanning, so a
 //! large remembered world costs its cell count, not its volume.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::tracker::{Edit, Tracker};
-use super::{PerceptionConfig, is_built, is_dug};
+use super::{Effect, PerceptionConfig, effects, is_built};
 use crate::world::{Actor, BBox, BlockChange, Pos, World};
 
 /// Edits that bring the block and hole trackers in line with the world.
@@ -53,27 +53,36 @@ pub fn reconcile(
     seen.sort_unstable_by_key(|(p, _)| *p);
     block_edits.extend(seen.into_iter().map(|(p, b)| Edit::Set(p, b)));
 
-    // The record: natural blocks someone placed, and cells dug out of the terrain.
-    let mut first: FxHashMap<Pos, &BlockChange> = FxHashMap::default();
-    let mut last: FxHashMap<Pos, &BlockChange> = FxHashMap::default();
-    for c in history {
-        first.entry(c.pos).or_insert(c);
-        last.insert(c.pos, c);
+    // The record, cell by cell in order: natural blocks someone placed, and cells dug out of
+    // the terrain. Before the record starts every cell holds what the world made, nothing built.
+    let effects = effects(history, |_| false);
+    let mut cells: FxHashMap<Pos, Vec<(&BlockChange, Effect)>> = FxHashMap::default();
+    for (c, e) in history.iter().zip(effects) {
+        cells.entry(c.pos).or_default().push((c, e));
     }
-    let mut positions: Vec<Pos> = last.keys().copied().collect();
+    let mut positions: Vec<Pos> = cells.keys().copied().collect();
     positions.sort_unstable();
-    let mut placed_natural = FxHashSet::default();
-    for &p in &positions {
+    for p in positions {
         let now = world.block_at(p);
-        let l = last[&p];
-        if l.after == now && now.is_natural() && is_built(now, &l.by) && blocks.owner_of(p).is_none() {
+        let changes = &cells[&p];
+        let (last, _) = changes[changes.len() - 1];
+        if last.after == now && now.is_natural() && is_built(now, &last.by) && blocks.owner_of(p).is_none() {
             block_edits.push(Edit::Set(p, now));
-            placed_natural.insert(p);
         }
-        let f = first[&p];
-        let dug = is_dug(&BlockChange { after: crate::world::Block::AIR, ..f.clone() });
-        if dug && now.is_air() && holes.owner_of(p).is_none() {
-            hole_edits.push(Edit::Set(p, f.before));
+        // The terrain block taken out when the cell last became a hole, if it did.
+        let mut dug_out = None;
+        for (c, e) in changes {
+            if *e == Effect::Dug {
+                dug_out = Some(c.before);
+            } else if !c.after.is_air() {
+                dug_out = None;
+            }
+        }
+        if let Some(terrain) = dug_out
+            && now.is_air()
+            && holes.owner_of(p).is_none()
+        {
+            hole_edits.push(Edit::Set(p, terrain));
         }
     }
     // Remembered holes that were filled in meanwhile.

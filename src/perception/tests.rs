@@ -253,3 +253,47 @@ fn what_the_agent_builds_or_digs_becomes_the_last_attended_thing() {
     assert_ne!(hole, cube);
     assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(hole));
 }
+
+#[test]
+fn a_scaffold_the_agent_takes_away_is_not_a_hole() {
+    let mut fx = Fixture::new();
+    let kinds = [MemoryKind::BlockObject, MemoryKind::Hole];
+    let holes = |fx: &Fixture| fx.memory.objects_of_kind(MemoryKind::Hole).unwrap().len();
+    assert_eq!(holes(&fx), 1, "alice's hole");
+    // The agent builds a cube, standing on a dirt pillar beside it (its scaffold)...
+    for p in BBox::new(Pos::new(-20, 5, 0), Pos::new(-18, 7, 2)).iter() {
+        fx.world.set_block_by(p, block("lime_wool"), Actor::Agent);
+    }
+    let pillar = BBox::new(Pos::new(-22, 5, 0), Pos::new(-22, 7, 0));
+    for p in pillar.iter() {
+        fx.world.set_block_by(p, block("dirt"), Actor::Agent);
+    }
+    fx.perceive();
+    let cube = fx.id_at(Pos::new(-20, 5, 0));
+    // ...then takes the scaffold down, a later update...
+    for p in pillar.iter() {
+        fx.world.set_block_by(p, Block::AIR, Actor::Agent);
+    }
+    fx.perceive();
+    // ...and a block placed and taken away again within one update.
+    let step = Pos::new(-22, 5, 2);
+    fx.world.set_block_by(step, block("dirt"), Actor::Agent);
+    fx.world.set_block_by(step, Block::AIR, Actor::Agent);
+    fx.perceive();
+    assert_eq!(holes(&fx), 1, "no hole in mid-air where the scaffold stood");
+    assert_eq!(fx.memory.object_at(Pos::new(-22, 6, 0)).unwrap(), None);
+    assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(cube), "\"that\" is still the cube");
+
+    // A restarted bot reading the same change record agrees.
+    let mut memory = Memory::in_memory().unwrap();
+    Perception::new().update(&fx.world, &mut memory).unwrap();
+    assert_eq!(memory.objects_of_kind(MemoryKind::Hole).unwrap().len(), 1);
+    assert_eq!(memory.object_at(Pos::new(-22, 6, 0)).unwrap(), None);
+
+    // Digging into the ground under it is still digging.
+    fx.world.set_block_by(Pos::new(-22, 4, 0), Block::AIR, Actor::Agent);
+    fx.perceive();
+    let hole = fx.id_at(Pos::new(-22, 4, 0));
+    assert_eq!(holes(&fx), 2);
+    assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(hole));
+}
