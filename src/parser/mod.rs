@@ -100,9 +100,9 @@ const SHIPPED_PARTNERS: &[(&[u8], &[u8], &[u8])] = &[(
 
 /// Default beam width. A beam of 2 scored best for the session-13 model (41.3 % vs 40.3 % greedy,
 /// 41.2 % for 3 and 4; wider beams rank short forms too high); for the session-15 model (with word
-/// features) it is 46.78 % against 46.27 % greedy, and for the shipped two-network ensemble 49.74 %
-/// against 49.23 %. Hypotheses are decoded as one batch, so the ensemble's beam costs p50 8.6–9.6 ms
-/// on one core against greedy's 6.1–7.5 ms (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`]
+/// features) it is 46.78 % against 46.27 % greedy, and for the shipped two-network ensemble 50.66 %
+/// against 50.26 %. Hypotheses are decoded as one batch, so the ensemble's beam costs p50 8.3–9.1 ms
+/// on one core against greedy's 6.1–6.9 ms (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`]
 /// runs only when the first decoding yields no form that validates.
 pub const DEFAULT_BEAM: usize = 2;
 /// Beam width tried when the first decoding yields nothing valid.
