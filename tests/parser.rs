@@ -5,7 +5,7 @@ use std::path::Path;
 
 use craftmate::logical_form::{normalize, validate};
 use craftmate::parser::{NeuralParser, Parser};
-use craftmate::training::data::Example;
+use craftmate::training::data::{Example, Origin};
 use craftmate::training::{average, data, eval, templates, trainer};
 
 const ANNOTATED: &str = "../shared/data/annotated.txt";
@@ -67,6 +67,84 @@ fn a_tiny_model_trains_and_its_loss_falls() {
     }
 }
 
+/// The weights in a model directory's file `name`, flattened, by variable name.
+fn weights(dir: &Path, name: &str) -> std::collections::BTreeMap<String, Vec<f32>> {
+    let tensors = candle_core::safetensors::load(dir.join(name), &candle_core::Device::Cpu).unwrap();
+    tensors.into_iter().map(|(k, t)| (k, t.flatten_all().unwrap().to_vec1::<f32>().unwrap())).collect()
+}
+
+#[test]
+fn without_validation_rows_the_last_epoch_is_kept() {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 32, 4).unwrap();
+    let opts = trainer::Options { epochs: 3, ..tiny_options() };
+    let dir = tempfile::tempdir().unwrap();
+    let (_, report) = trainer::train(&examples, &[], &opts, Some(dir.path()), trainer::Start::Fresh).unwrap();
+    assert_eq!(report.best_epoch, 3);
+    assert_eq!(weights(dir.path(), "model.safetensors"), weights(dir.path(), "checkpoint.safetensors"));
+}
+
+#[test]
+fn a_run_with_a_weight_average_keeps_and_saves_the_averaged_weights() {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 6).unwrap();
+    let opts = trainer::Options { epochs: 3, ema: Some(0.9), ..tiny_options() };
+    let dir = tempfile::tempdir().unwrap();
+    let (_, report) = trainer::train(&examples, &[], &opts, Some(dir.path()), trainer::Start::Fresh).unwrap();
+    // Both kinds of weights are scored every epoch.
+    assert_eq!(report.epoch_valid.len(), 3);
+    assert_eq!(report.epoch_valid_trained.len(), 3);
+    // The kept model is the average, not the trained weights (written as the checkpoint).
+    let (model, average, trained) = (
+        weights(dir.path(), "model.safetensors"),
+        weights(dir.path(), trainer::AVERAGE_WEIGHTS),
+        weights(dir.path(), "checkpoint.safetensors"),
+    );
+    assert_eq!(model, average);
+    assert_ne!(model, trained);
+    let parser = NeuralParser::load_dir(dir.path()).unwrap();
+    let parsed = parser.parse("build a red cube");
+    assert!(validate("build a red cube", &parsed.lf).is_ok());
+    // A resumed run carries the average on (and refuses nothing).
+    let more = trainer::Options { epochs: 4, ..opts };
+    let (_, report) = trainer::train(&examples, &[], &more, Some(dir.path()), trainer::Start::Resume).unwrap();
+    assert_eq!(report.epochs_run, 4);
+    assert_eq!(report.epoch_valid.len(), 4);
+    assert_ne!(weights(dir.path(), trainer::AVERAGE_WEIGHTS), average);
+}
+
+#[test]
+fn a_network_trained_with_styles_names_one_first_and_it_stays_out_of_the_form() {
+    // Templated commands, half of them dressed up as annotated rows from two batches.
+    let mut examples = templates::generate_from_dir(Path::new("data/templates"), 64, 8).unwrap();
+    for (i, ex) in examples.iter_mut().enumerate().take(32) {
+        ex.origin = Origin::Annotated(if i % 2 == 0 { 10 } else { 700 });
+    }
+    let opts = trainer::Options { epochs: 2, styles: Some(vec![500]), ..tiny_options() };
+    let dir = tempfile::tempdir().unwrap();
+    trainer::train(&examples, &[], &opts, Some(dir.path()), trainer::Start::Fresh).unwrap();
+    let parser = NeuralParser::load_dir(dir.path()).unwrap();
+    let styles: Vec<&str> = parser.grammar.styles.iter().map(String::as_str).collect();
+    assert_eq!(styles, ["style:a0", "style:a1", "style:tpl"]);
+    for text in ["build a red cube", "", "🙂 🙂", "go go go go go go go go go go go go go go go go go"] {
+        let parsed = parser.parse(text);
+        assert!(validate(&normalize(text), &parsed.lf).is_ok(), "{text}");
+        // (The empty line and a fallback NOOP never reach the network.)
+        if !normalize(text).is_empty() && parsed.confidence > 0.0 {
+            let style = parsed.style.as_deref().unwrap_or("none");
+            assert!(styles.contains(&style), "{text}: {style}");
+        }
+        assert!(!parsed.lf.to_json_value().to_string().contains("style"), "{text}");
+        assert!(parsed.choices.iter().all(|c| !c.token.starts_with("style:")), "no part of the confidence");
+    }
+    // Fine-tuning keeps to the way a network was trained.
+    let plain = trainer::Options { epochs: 1, ..tiny_options() };
+    let Err(err) = trainer::train(&examples, &[], &plain, None, trainer::Start::From(dir.path())) else {
+        panic!("a network trained with styles was fine-tuned without them");
+    };
+    let err = err.to_string();
+    assert!(err.contains("trained with styles"), "{err}");
+    trainer::train(&examples, &[], &opts, None, trainer::Start::From(dir.path())).unwrap();
+}
+
 #[test]
 fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
     let examples = templates::generate_from_dir(Path::new("data/templates"), 64, 5).unwrap();
@@ -81,13 +159,19 @@ fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
         words: vec!["build".into(), "a".into(), "zigurat".into()],
         json: serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
             "schematic": {"text_span": [0, [2, 2]]}}]}),
+        origin: Origin::Other,
     });
     more.push(Example {
         words: ["when", "was", "that", "made"].map(String::from).to_vec(),
         json: serde_json::json!({"dialogue_type": "GET_MEMORY",
             "filters": {"contains_coreference": "yes", "output": {"attribute": "BORN_TIME"}}}),
+        origin: Origin::Other,
     });
-    more.push(Example { words: vec!["hello".into()], json: serde_json::json!({"dialogue_type": "NO_SUCH_TYPE"}) });
+    more.push(Example {
+        words: vec!["hello".into()],
+        json: serde_json::json!({"dialogue_type": "NO_SUCH_TYPE"}),
+        origin: Origin::Other,
+    });
     assert!(!before.out.tokens.contains(&"v:BORN_TIME".to_string()));
     let tuned_dir = tempfile::tempdir().unwrap();
     let tune = trainer::Options { epochs: 1, lr: 1e-3, ..opts };

@@ -2,7 +2,7 @@
 //! annotated file it scores the held-out validation split (the same seeded split training uses);
 //! latency is measured on one thread, per parse, normalisation and decoding included.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -11,25 +11,58 @@ use craftmate::logical_form::tokenize;
 use craftmate::scenario::load;
 use craftmate::training::{data, eval};
 
-pub struct Args<'a> {
-    pub model: Option<&'a Path>,
-    pub data: &'a Path,
+// The command's options (its help text is the `EvalParser` command's doc in main.rs).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Model directory (default: the model shipped in the binary).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    #[arg(long, default_value = "../shared/data/annotated.txt")]
+    pub data: PathBuf,
+    /// Evaluate every row instead of the held-out validation split.
+    #[arg(long)]
     pub all: bool,
+    #[arg(long, default_value_t = 42)]
     pub seed: u64,
+    #[arg(long, default_value_t = 0.1)]
     pub valid_fraction: f64,
-    /// Rows to drop from the front (after the split, before `limit`).
+    /// Skip the first N rows: training's `--valid-limit N` picks its best epoch on them, so the
+    /// rows after are the ones no training decision has seen.
+    #[arg(long, default_value_t = 0)]
     pub skip: usize,
+    /// Evaluate at most this many rows.
+    #[arg(long)]
     pub limit: Option<usize>,
+    /// Beam width for decoding (1 = greedy; default: the parser's).
+    #[arg(long)]
     pub beam: Option<usize>,
-    pub dump: Option<&'a Path>,
-    /// Score the `say` lines of these scenario files (those with an `lf`) instead of `data`.
-    pub scenarios: &'a [PathBuf],
+    /// Score the parser on the `say` lines (with an `lf`) of these scenario files or folders
+    /// instead of --data, e.g. `--scenarios tests/scenarios`.
+    #[arg(long, num_args = 1..)]
+    pub scenarios: Vec<PathBuf>,
+    /// Write every parse here, one JSON object a line: text, correct, error kind, confidence
+    /// (and each decoder choice: token, span words, log-probability), gold and predicted forms.
+    #[arg(long)]
+    pub dump: Option<PathBuf>,
+    /// Decode in this annotation style only, e.g. `style:a0` (models trained with --styles).
+    #[arg(long)]
+    pub style: Option<String>,
+    /// How many of the most probable styles get a beam each (models trained with --styles;
+    /// default: the parser's).
+    #[arg(long, value_name = "K")]
+    pub styles_decoded: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let parser = super::load_parser(args.model, args.beam)?;
+    let mut parser = super::load_parser(args.model.as_deref(), args.beam)?;
+    if let Some(style) = &args.style {
+        parser.keep_style(style)?;
+    }
+    if let Some(k) = args.styles_decoded {
+        parser.styles_decoded = k.max(1);
+    }
     let mut rows = if !args.scenarios.is_empty() {
-        let rows = scenario_rows(args.scenarios)?;
+        let rows = scenario_rows(&args.scenarios)?;
         println!("evaluating the {} distinct say/lf pairs of the scenarios", rows.len());
         rows
     } else {
@@ -40,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rows.truncate(limit);
     }
     let report = eval::evaluate(&parser, &rows);
-    if let Some(path) = args.dump {
+    if let Some(path) = &args.dump {
         let mut out = String::new();
         for record in &report.records {
             out.push_str(&serde_json::to_string(record)?);
@@ -81,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// The annotated file's held-out validation split (the split training uses), or every row.
 fn annotated_rows(args: &Args) -> anyhow::Result<Vec<data::Example>> {
-    let rows = data::load_annotated(args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let rows = data::load_annotated(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
     let is_annotated = args.data.file_name().is_some_and(|n| n == "annotated.txt");
     Ok(if is_annotated && !args.all {
         let (_, valid) = data::split(rows, args.valid_fraction, args.seed);
@@ -110,7 +143,7 @@ fn scenario_rows(paths: &[PathBuf]) -> anyhow::Result<Vec<data::Example>> {
             if let load::Step::Say { text, lf: Some(lf), .. } = step {
                 let json = lf.to_json_value();
                 if seen.insert((text.clone(), json.to_string())) {
-                    rows.push(data::Example { words: tokenize(&text), json });
+                    rows.push(data::Example { words: tokenize(&text), json, origin: data::Origin::Other });
                 }
             }
         }

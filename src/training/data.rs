@@ -13,11 +13,45 @@ use serde_json::Value;
 use crate::logical_form::check::load_rows;
 use crate::parser::{ParserError, Result};
 
-/// One example: the data's words (already normalised) and the gold form as JSON.
+/// One example: the data's words (already normalised), the gold form as JSON, and where it comes
+/// from.
 #[derive(Debug, Clone)]
 pub struct Example {
     pub words: Vec<String>,
     pub json: Value,
+    pub origin: Origin,
+}
+
+/// Where an example comes from. The annotated file is ordered by annotation batch, and the
+/// batches follow different conventions (later ones write fewer `text_span`s), so a row's position
+/// tells which conventions its form follows; training can teach the network to name them (see
+/// [`crate::training::trainer::Options::styles`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// Row `n` (counted from 0, blank lines skipped) of an annotation file.
+    Annotated(usize),
+    /// A chit-chat line used as a NOOP example.
+    Chat,
+    /// A command from our templates.
+    Templated,
+    /// Anything else (hand-written examples, scenario lines).
+    #[default]
+    Other,
+}
+
+impl Origin {
+    /// The style token of an example from here, when annotated rows are cut into batches at the row
+    /// numbers `batches` (ascending): `style:a0` before the first cut, `style:a1` after it, …;
+    /// `style:chat`, `style:tpl` and `style:other` for the other origins.
+    pub fn style(&self, batches: &[usize]) -> String {
+        let name = match self {
+            Origin::Annotated(row) => format!("a{}", batches.iter().filter(|&&cut| *row >= cut).count()),
+            Origin::Chat => "chat".into(),
+            Origin::Templated => "tpl".into(),
+            Origin::Other => "other".into(),
+        };
+        format!("{}{name}", crate::parser::linearize::STYLE_PREFIX)
+    }
 }
 
 impl Example {
@@ -30,11 +64,12 @@ impl Example {
 pub fn load_annotated(path: &Path) -> Result<Vec<Example>> {
     let rows = load_rows(path).map_err(|e| ParserError::Data(e.to_string()))?;
     let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
+    for (n, row) in rows.into_iter().enumerate() {
         match serde_json::from_str::<Value>(&row.json) {
             Ok(json) => out.push(Example {
                 words: row.text.to_lowercase().split_whitespace().map(str::to_string).collect(),
                 json,
+                origin: Origin::Annotated(n),
             }),
             Err(e) => tracing::warn!(line = row.line, "skipping row: {e}"),
         }
@@ -53,6 +88,7 @@ pub fn load_noop(path: &Path, n: usize, seed: u64) -> Result<Vec<Example>> {
         .map(|l| Example {
             words: l.to_lowercase().split_whitespace().map(str::to_string).collect(),
             json: serde_json::json!({"dialogue_type": "NOOP"}),
+            origin: Origin::Chat,
         })
         .collect())
 }
@@ -73,7 +109,22 @@ mod tests {
     use super::*;
 
     fn ex(text: &str) -> Example {
-        Example { words: text.split(' ').map(str::to_string).collect(), json: serde_json::json!({}) }
+        Example {
+            words: text.split(' ').map(str::to_string).collect(),
+            json: serde_json::json!({}),
+            origin: Origin::Other,
+        }
+    }
+
+    #[test]
+    fn a_row_s_style_names_its_batch() {
+        let cuts = [6000, 9000];
+        assert_eq!(Origin::Annotated(0).style(&cuts), "style:a0");
+        assert_eq!(Origin::Annotated(5999).style(&cuts), "style:a0");
+        assert_eq!(Origin::Annotated(6000).style(&cuts), "style:a1");
+        assert_eq!(Origin::Annotated(9500).style(&cuts), "style:a2");
+        assert_eq!(Origin::Chat.style(&cuts), "style:chat");
+        assert_eq!(Origin::Templated.style(&[]), "style:tpl");
     }
 
     #[test]

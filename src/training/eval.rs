@@ -36,6 +36,9 @@ pub struct Record {
     pub error: Option<&'static str>,
     pub confidence: f32,
     pub choices: Vec<crate::parser::decode::Choice>,
+    /// The style the form was written in (networks trained with styles).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub style: Option<String>,
     pub gold: Value,
     pub predicted: Value,
 }
@@ -128,6 +131,7 @@ pub fn evaluate(parser: &dyn Parser, examples: &[Example]) -> Report {
             error,
             confidence: parsed.confidence,
             choices: parsed.choices,
+            style: parsed.style,
             gold: example.json.clone(),
             predicted,
         });

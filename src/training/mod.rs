@@ -1,10 +1,11 @@
 //! Training and evaluating the neural parser: data loading and splitting ([`data`]), the templated
-//! command generator ([`templates`]), the training loop ([`trainer`]), weight averaging of
-//! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]) and the benchmark
-//! ([`eval`]).
+//! command generator ([`templates`]), the training loop ([`trainer`]) with its running average of
+//! the weights ([`ema`]), weight averaging of fine-tuned runs ([`average`]), ensembles of separate
+//! runs ([`ensemble`]) and the benchmark ([`eval`]).
 
 pub mod average;
 pub mod data;
+pub mod ema;
 pub mod ensemble;
 pub mod eval;
 pub mod templates;

@@ -190,7 +190,7 @@ fn try_expand(template: &Template, slots: &Slots, rng: &mut StdRng) -> std::resu
         let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!("{} in: {text}", errors.join("; "))
     })?;
-    Ok(Example { words, json })
+    Ok(Example { words, json, origin: super::data::Origin::Templated })
 }
 
 /// Reads every `*.txt` template file in `dir` (and `slots.txt`), then draws `n` examples,
