@@ -364,12 +364,15 @@ pub fn beam_by_style(
             if kept.len() <= g {
                 kept.resize(g + 1, 0);
             }
-            let group_finished = finished.iter().filter(|(f, _)| *f == g);
-            let (count, best) =
-                group_finished.fold((0, f32::NEG_INFINITY), |(n, best), (_, d)| (n + 1, best.max(d.log_prob)));
             // Candidates come best first, so the first of a group is its best live one.
-            if kept[g] == 0 && h.out.log_prob < best && count >= width {
-                kept[g] = usize::MAX;
+            if kept[g] == 0 {
+                let (count, best) = finished
+                    .iter()
+                    .filter(|(f, _)| *f == g)
+                    .fold((0, f32::NEG_INFINITY), |(n, best), (_, d)| (n + 1, best.max(d.log_prob)));
+                if h.out.log_prob < best && count >= width {
+                    kept[g] = usize::MAX;
+                }
             }
             if kept[g] >= width {
                 return false;
@@ -394,10 +397,11 @@ pub fn beam_by_style(
 /// Folds sequences that write the same form in different styles into one: the most probable of
 /// them, with the probabilities of all of them summed. Sequences without a style are all distinct.
 fn merge_styles(finished: Vec<Decoded>) -> Vec<Decoded> {
-    let form = |d: &Decoded| {
+    // The form a sequence writes: its tokens after the style, and its spans.
+    fn form(d: &Decoded) -> (&[String], &[Span]) {
         let skip = usize::from(d.tokens.first().is_some_and(|t| is_style(t)));
-        (d.tokens[skip..].to_vec(), d.spans.clone())
-    };
+        (&d.tokens[skip..], &d.spans)
+    }
     let mut merged: Vec<(Decoded, Vec<f32>)> = Vec::new();
     for d in finished {
         match merged.iter_mut().find(|(m, _)| form(m) == form(&d)) {
