@@ -82,6 +82,11 @@ enum Command {
         /// Template directory.
         #[arg(long, default_value = "data/templates")]
         templates: PathBuf,
+        /// How many more rows to make from the annotated training rows by swapping a one-word
+        /// span for another word the annotators used in the same place ("build a red cube" →
+        /// "build a purple cube", same form).
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        word_swaps: usize,
         #[arg(long, default_value_t = 30)]
         epochs: usize,
         #[arg(long, default_value_t = 64)]
@@ -253,6 +258,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             noop,
             templated,
             templates,
+            word_swaps,
             epochs,
             batch_size,
             lr,
@@ -277,6 +283,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             noop,
             templated,
             templates_dir: &templates,
+            word_swaps,
             valid_fraction,
             split_seed,
             resume,

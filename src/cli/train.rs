@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use craftmate::training::{data, eval, templates, trainer};
+use craftmate::training::{data, eval, swaps, templates, trainer};
 
 pub struct Args<'a> {
     pub data: &'a Path,
@@ -15,6 +15,8 @@ pub struct Args<'a> {
     pub noop: usize,
     pub templated: usize,
     pub templates_dir: &'a Path,
+    /// How many annotated rows to copy with span words swapped (`training::swaps`).
+    pub word_swaps: usize,
     pub valid_fraction: f64,
     /// Seed of the train/validation split (apart from the training seed in `options`).
     pub split_seed: u64,
@@ -46,6 +48,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("templated: {} examples from {}", generated.len(), args.templates_dir.display());
         train.extend(generated);
     }
+    if args.word_swaps > 0 {
+        // Made from the annotated training rows only (not the NOOP lines or the templates).
+        let (swapped, report) = swaps::word_swaps(&train, args.word_swaps, args.options.seed);
+        // Made without looking at the validation rows, a swap can still say what one of them says:
+        // count those, so a score can be read knowing it.
+        let held_out: std::collections::BTreeSet<String> = valid.iter().map(data::Example::text).collect();
+        let unique: std::collections::BTreeSet<String> = swapped.iter().map(data::Example::text).collect();
+        println!(
+            "word swaps: {} rows, {} different texts ({} of them also validation texts), from {} annotated rows \
+             with a span word to swap in {} places",
+            report.made,
+            unique.len(),
+            unique.iter().filter(|t| held_out.contains(*t)).count(),
+            report.rows,
+            report.places
+        );
+        for ex in swapped.iter().take(3) {
+            println!("  e.g. {}", ex.text());
+        }
+        train.extend(swapped);
+    }
     let start = match (args.init, args.resume) {
         (Some(dir), false) => trainer::Start::From(dir),
         (Some(_), true) => anyhow::bail!("--init and --resume exclude each other"),
@@ -60,6 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.out.join("train_report.json"),
         serde_json::to_string_pretty(&serde_json::json!({
             "report": report, "options": args.options, "templated": args.templated, "noop": args.noop,
+            "word_swaps": args.word_swaps,
             "valid_exact_match": final_eval.overall.percent(),
         }))?,
     )?;

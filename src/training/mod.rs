@@ -1,5 +1,6 @@
 //! Training and evaluating the neural parser: data loading and splitting ([`data`]), the templated
-//! command generator ([`templates`]), the training loop ([`trainer`]) with its running average of
+//! command generator ([`templates`]), more rows made from the annotated ones by swapping span
+//! words ([`swaps`]), the training loop ([`trainer`]) with its running average of
 //! the weights ([`ema`]), weight averaging of fine-tuned runs ([`average`]), ensembles of separate
 //! runs ([`ensemble`]) and the benchmark ([`eval`]).
 
@@ -8,5 +9,6 @@ pub mod data;
 pub mod ema;
 pub mod ensemble;
 pub mod eval;
+pub mod swaps;
 pub mod templates;
 pub mod trainer;
