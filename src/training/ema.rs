@@ -117,13 +117,23 @@ mod tests {
         avg.vars[0].2.to_vec1::<f32>().unwrap()[0]
     }
 
+    /// Trains the one weight to `value` (as an optimizer step would).
+    fn set(var: &Var, value: f32) {
+        var.set(&Tensor::new(&[value], &Device::Cpu).unwrap()).unwrap();
+    }
+
+    /// The one weight as the network sees it.
+    fn value(var: &Var) -> f32 {
+        var.as_tensor().to_vec1::<f32>().unwrap()[0]
+    }
+
     #[test]
     fn the_average_follows_the_weights_with_a_warming_decay() {
         let (varmap, var) = one_var(0.0);
         let mut avg = WeightAverage::new(&varmap, 0.99, 0).unwrap();
         // First update: decay min(0.99, 1/10) = 0.1, so the average moves 90 % of the way.
         assert!((avg.decay_now() - 0.1).abs() < 1e-12);
-        var.set(&Tensor::new(&[10f32], &Device::Cpu).unwrap()).unwrap();
+        set(&var, 10.0);
         avg.update().unwrap();
         assert!((avg_value(&avg) - 9.0).abs() < 1e-5, "{}", avg_value(&avg));
         // Much later the decay is the one asked for.
@@ -135,22 +145,22 @@ mod tests {
     fn averaged_weights_are_lent_to_the_network_and_given_back() {
         let (varmap, var) = one_var(1.0);
         let mut avg = WeightAverage::new(&varmap, 0.5, 1000).unwrap();
-        var.set(&Tensor::new(&[3f32], &Device::Cpu).unwrap()).unwrap();
+        set(&var, 3.0);
         avg.update().unwrap();
-        let seen = avg.with_averaged(|| Ok(var.as_tensor().to_vec1::<f32>().unwrap()[0])).unwrap();
+        let seen = avg.with_averaged(|| Ok(value(&var))).unwrap();
         assert_eq!(seen, 2.0, "the mean of 1 and 3 inside");
-        assert_eq!(var.as_tensor().to_vec1::<f32>().unwrap()[0], 3.0, "the trained weight back after");
+        assert_eq!(value(&var), 3.0, "the trained weight back after");
         // Also after a failure inside.
         let err = avg.with_averaged(|| -> Result<()> { Err(ParserError::Data("boom".into())) });
         assert!(err.is_err());
-        assert_eq!(var.as_tensor().to_vec1::<f32>().unwrap()[0], 3.0);
+        assert_eq!(value(&var), 3.0);
     }
 
     #[test]
     fn a_saved_average_loads_back_and_a_bad_decay_is_refused() {
         let (varmap, var) = one_var(4.0);
         let mut avg = WeightAverage::new(&varmap, 0.9, 100).unwrap();
-        var.set(&Tensor::new(&[0f32], &Device::Cpu).unwrap()).unwrap();
+        set(&var, 0.0);
         avg.update().unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("avg.safetensors");

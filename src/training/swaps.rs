@@ -66,8 +66,10 @@ pub fn word_swaps(train: &[Example], n: usize, seed: u64) -> (Vec<Example>, Swap
     }
     let pools: BTreeMap<&str, Vec<&str>> = uses
         .into_iter()
-        .map(|(place, words)| (place, words.into_iter().filter(|&(_, c)| c >= MIN_USES).map(|(w, _)| w).collect()))
-        .filter(|(_, words): &(&str, Vec<&str>)| words.len() >= 2)
+        .map(|(place, words)| {
+            (place, words.into_iter().filter(|&(_, c)| c >= MIN_USES).map(|(w, _)| w).collect::<Vec<_>>())
+        })
+        .filter(|(_, words)| words.len() >= 2)
         .collect();
 
     // Each row keeps only its slots whose place has a pool.
