@@ -189,14 +189,19 @@ fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
     assert!(report.step_losses[0] < fresh.step_losses[0], "{} vs {}", report.step_losses[0], fresh.step_losses[0]);
 }
 
-#[test]
-fn pretrained_features_join_a_trained_model_switched_off_and_travel_with_it() {
+/// A tiny random BERT standing in for MiniLM, packed as `craftmate pack-features` would.
+fn tiny_features() -> tempfile::TempDir {
     use craftmate::parser::pretrained;
-    // A tiny random BERT stands in for MiniLM, packed as `craftmate pack-features` would.
     let bert = tempfile::tempdir().unwrap();
     let features = tempfile::tempdir().unwrap();
     pretrained::write_tiny_bert(bert.path()).unwrap();
     pretrained::pack(bert.path(), ["build a red cube", "build a tower"].into_iter(), 1, None, features.path()).unwrap();
+    features
+}
+
+#[test]
+fn pretrained_features_join_a_trained_model_switched_off_and_travel_with_it() {
+    let features = tiny_features();
     let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 11).unwrap();
     let base = tempfile::tempdir().unwrap();
     let opts = trainer::Options { epochs: 2, ..tiny_options() };
@@ -231,6 +236,37 @@ fn pretrained_features_join_a_trained_model_switched_off_and_travel_with_it() {
     std::fs::remove_dir_all(tuned.path().join("features")).unwrap();
     let err = NeuralParser::load_dir(tuned.path()).err().expect("loads without its features").to_string();
     assert!(err.contains("features"), "{err}");
+}
+
+#[test]
+fn tuned_word_features_train_with_the_network_and_travel_with_it() {
+    let features = tiny_features();
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 5).unwrap();
+    // Nothing to tune without a features model: an error that says so.
+    let opts = trainer::Options { epochs: 2, tune_features: Some(3e-3), ..tiny_options() };
+    let err = trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh).err().expect("trained").to_string();
+    assert!(err.contains("features"), "{err}");
+
+    let out = tempfile::tempdir().unwrap();
+    let opts = trainer::Options { features: Some(features.path().into()), ..opts };
+    trainer::train(&examples, &examples[..4], &opts, Some(out.path()), trainer::Start::Fresh).unwrap();
+    // The model's features/ holds the tuned layers, packed: not the features it started from.
+    let weights = |dir: &Path| std::fs::read(dir.join("model.safetensors")).unwrap();
+    let saved = out.path().join("features");
+    assert_eq!(weights(&saved).len(), weights(features.path()).len(), "packed like the original");
+    assert_ne!(weights(&saved), weights(features.path()), "the features never trained");
+    assert!(out.path().join(trainer::FEATURES_CHECKPOINT).exists());
+    let parser = NeuralParser::load_dir(out.path()).unwrap();
+    for ex in examples.iter().take(8) {
+        assert!(validate(&ex.text(), &parser.parse(&ex.text()).lf).is_ok(), "{}", ex.text());
+    }
+    // A resumed run picks the tuned layers up from their checkpoint and goes on.
+    let more = trainer::Options { epochs: 3, ..opts };
+    let (_, report) =
+        trainer::train(&examples, &examples[..4], &more, Some(out.path()), trainer::Start::Resume).unwrap();
+    assert_eq!(report.epochs_run, 3);
+    assert_eq!(report.epoch_losses.len(), 3);
+    assert_ne!(weights(&saved), weights(features.path()), "resuming put the untrained features back");
 }
 
 /// Two tiny models fine-tuned from one base with different seeds, in `root`/a and `root`/b.

@@ -13,8 +13,9 @@ pub enum Area {
     Tasks,
     /// Parse latency on one thread, stage by stage (word features, encoder, greedy and beam).
     Parser,
-    /// Training speed on one thread: one optimizer step of the default network (run from the
-    /// repository root: it trains on the templates in data/templates).
+    /// Training speed on one thread: one optimizer step of the default network, and one with the
+    /// shipped word features tuned (run from the repository root: it trains on the templates in
+    /// data/templates).
     Training,
 }
 
@@ -32,7 +33,8 @@ pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCo
         Area::Training => {
             super::keep_freed_memory();
             let dir = std::path::Path::new("data/templates");
-            craftmate::bench::training::run(dir).with_context(|| {
+            let features = std::path::Path::new("models/parser/features");
+            craftmate::bench::training::run(dir, features).with_context(|| {
                 format!("training on the templates in {} (run this from the repository root)", dir.display())
             })?
         }

@@ -52,17 +52,23 @@ fn tokenizer_error(e: impl std::fmt::Display) -> ParserError {
     ParserError::Tokenizer(e.to_string())
 }
 
+/// The word-piece tokenizer from its file, set up for chat: rows are padded by us (the original
+/// file pads every input to 128 pieces) and cut at [`MAX_PIECES`].
+fn chat_tokenizer(bytes: &[u8]) -> Result<Tokenizer> {
+    let mut tokenizer = Tokenizer::from_bytes(bytes).map_err(tokenizer_error)?;
+    tokenizer.with_padding(None);
+    tokenizer
+        .with_truncation(Some(tokenizers::TruncationParams { max_length: MAX_PIECES, ..Default::default() }))
+        .map_err(tokenizer_error)?;
+    Ok(tokenizer)
+}
+
 impl WordFeatures {
     /// Builds the features model from the three files' contents; the weights may be plain
     /// (f32/f16) or packed (int8 rows with scales).
     pub fn from_bytes(config: &[u8], tokenizer: &[u8], weights: &[u8], device: &Device) -> Result<Self> {
         let cfg: BertConfig = serde_json::from_slice(config)?;
-        let mut tokenizer = Tokenizer::from_bytes(tokenizer).map_err(tokenizer_error)?;
-        // Rows are padded by us; the original file pads every input to 128 pieces.
-        tokenizer.with_padding(None);
-        tokenizer
-            .with_truncation(Some(tokenizers::TruncationParams { max_length: MAX_PIECES, ..Default::default() }))
-            .map_err(tokenizer_error)?;
+        let tokenizer = chat_tokenizer(tokenizer)?;
         let tensors = dequantize(candle_core::safetensors::load_buffer(weights, device)?)?;
         let bert = QuantBert::load(&tensors, &cfg, true)?;
         Ok(WordFeatures { bert, tokenizer, dim: cfg.hidden_size, device: device.clone() })
@@ -80,6 +86,15 @@ impl WordFeatures {
     /// Features of a batch of word rows: (B, S, dim) with S the longest row; padding positions and
     /// words that produced no word piece are zero.
     pub fn features(&self, rows: &[&[String]]) -> Result<Tensor> {
+        let pieces = self.pieces(rows)?;
+        let hidden = self.bert.forward(&pieces.ids, &pieces.attention)?;
+        Ok(pieces.pool.matmul(&hidden)?)
+    }
+
+    /// The word pieces of a batch of word rows, padded, with the matrix that pools them back into
+    /// words: what the BERT reads, whether it runs frozen here or in training
+    /// ([`crate::training::tune`]).
+    pub fn pieces(&self, rows: &[&[String]]) -> Result<Pieces> {
         let s = rows.iter().map(|r| r.len()).max().unwrap_or(1).max(1);
         let encodings = rows
             .iter()
@@ -110,11 +125,81 @@ impl WordFeatures {
                 }
             }
         }
-        let ids = Tensor::from_vec(ids, (b, p), &self.device)?;
-        let attention = Tensor::from_vec(attention, (b, p), &self.device)?;
-        let hidden = self.bert.forward(&ids, &attention)?;
-        let pool = Tensor::from_vec(pool, (b, s, p), &self.device)?;
-        Ok(pool.matmul(&hidden)?)
+        Ok(Pieces {
+            ids: Tensor::from_vec(ids, (b, p), &self.device)?,
+            attention: Tensor::from_vec(attention, (b, p), &self.device)?,
+            pool: Tensor::from_vec(pool, (b, s, p), &self.device)?,
+        })
+    }
+}
+
+/// A batch of chat lines as word pieces (see [`WordFeatures::pieces`]).
+pub struct Pieces {
+    /// Piece ids (B, P), zero-padded.
+    pub ids: Tensor,
+    /// 1 for a piece, 0 for padding (B, P).
+    pub attention: Tensor,
+    /// (B, S, P): the hidden states of word j's pieces averaged, as a product.
+    pub pool: Tensor,
+}
+
+/// A features directory read as plain f32 tensors (packed matrices expanded, names without the
+/// `bert.` prefix) with its two other files' contents: the starting point for fine-tuning.
+pub struct Unpacked {
+    pub config: BertConfig,
+    pub config_json: Vec<u8>,
+    pub tokenizer_json: Vec<u8>,
+    pub tensors: HashMap<String, Tensor>,
+}
+
+impl Unpacked {
+    /// Reads a features directory (packed or the original).
+    pub fn load_dir(dir: &Path, device: &Device) -> Result<Self> {
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
+        };
+        let config_json = read(CONFIG_FILE)?;
+        let tensors = dequantize(candle_core::safetensors::load_buffer(&read(WEIGHTS_FILE)?, device)?)?
+            .into_iter()
+            .map(|(name, t)| (name.strip_prefix("bert.").map(str::to_string).unwrap_or(name), t))
+            .collect();
+        Ok(Unpacked {
+            config: serde_json::from_slice(&config_json)?,
+            config_json,
+            tokenizer_json: read(TOKENIZER_FILE)?,
+            tensors,
+        })
+    }
+
+    /// The features model these tensors make, with the 8-bit products of parse time.
+    pub fn word_features(&self, device: &Device) -> Result<WordFeatures> {
+        let tokenizer = chat_tokenizer(&self.tokenizer_json)?;
+        let bert = QuantBert::load(&self.tensors, &self.config, true)?;
+        Ok(WordFeatures { bert, tokenizer, dim: self.config.hidden_size, device: device.clone() })
+    }
+
+    /// Writes the three files, every matrix as int8 rows (the form [`pack`] writes).
+    pub fn save_packed(&self, out: &Path) -> Result<()> {
+        let mut packed = HashMap::new();
+        for (name, tensor) in &self.tensors {
+            if tensor.rank() == 2 {
+                let (q, scale) = quantize_rows(tensor)?;
+                packed.insert(format!("{name}{Q8}"), q);
+                packed.insert(format!("{name}{SCALE}"), scale);
+            } else {
+                packed.insert(name.clone(), tensor.to_dtype(DType::F32)?);
+            }
+        }
+        std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.into(), source })?;
+        let write = |name: &str, bytes: &[u8]| {
+            let path = out.join(name);
+            std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
+        };
+        write(CONFIG_FILE, &self.config_json)?;
+        write(TOKENIZER_FILE, &self.tokenizer_json)?;
+        candle_core::safetensors::save(&packed, out.join(WEIGHTS_FILE))?;
+        Ok(())
     }
 }
 

@@ -1,8 +1,9 @@
 //! Training and evaluating the neural parser: data loading and splitting ([`data`]), the templated
 //! command generator ([`templates`]), more rows made from the annotated ones by swapping span
-//! words ([`swaps`]), the training loop ([`trainer`]) with its running average of
-//! the weights ([`ema`]), weight averaging of fine-tuned runs ([`average`]), ensembles of separate
-//! runs ([`ensemble`]) and the benchmark ([`eval`]).
+//! words ([`swaps`]), the training loop ([`trainer`]) with its running average of the weights
+//! ([`ema`]) and its fine-tuning of the pretrained word features ([`tune`]), weight averaging of
+//! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]) and the benchmark
+//! ([`eval`]).
 
 pub mod average;
 pub mod data;
@@ -12,3 +13,4 @@ pub mod eval;
 pub mod swaps;
 pub mod templates;
 pub mod trainer;
+pub mod tune;

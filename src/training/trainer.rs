@@ -18,11 +18,12 @@ use serde::{Deserialize, Serialize};
 use super::data::Example;
 use super::ema::WeightAverage;
 use super::eval;
+use super::tune::TunedFeatures;
 use crate::parser::grammar::Grammar;
 use crate::parser::layers::Dropout;
 use crate::parser::linearize::{self, BOS, EOS, PAD, SPAN};
 use crate::parser::model::{Config, Seq2Seq};
-use crate::parser::pretrained::{self, WordFeatures};
+use crate::parser::pretrained::{self, Unpacked, WordFeatures};
 use crate::parser::vocab::{OutVocab, WordVocab};
 use crate::parser::{
     CONFIG_FILE, FEATURES_DIR, ModelMeta, NeuralParser, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE,
@@ -74,6 +75,10 @@ pub struct Options {
     /// and the form in that style. `None`: no styles.
     #[serde(default)]
     pub styles: Option<Vec<usize>>,
+    /// Train the pretrained word features' layers too, at this peak learning rate (see
+    /// [`super::tune`]); `None` keeps them frozen.
+    #[serde(default)]
+    pub tune_features: Option<f64>,
 }
 
 impl Default for Options {
@@ -99,6 +104,7 @@ impl Default for Options {
             features: None,
             ema: None,
             styles: None,
+            tune_features: None,
         }
     }
 }
@@ -143,6 +149,8 @@ struct Checkpoint {
 
 const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
 const CHECKPOINT_STATE: &str = "checkpoint.json";
+/// With `--tune-features`: the features' trained layers after the last epoch, in f32.
+pub const FEATURES_CHECKPOINT: &str = "features.checkpoint.safetensors";
 /// With `--ema`: the averaged weights after the last epoch (a run's "last" model when averaging).
 pub const AVERAGE_WEIGHTS: &str = "average.safetensors";
 const MAX_WORDS: usize = 64;
@@ -540,9 +548,27 @@ pub fn train(
         }
         cfg.word_features = f.dim;
     }
-    let feature_cache = features.as_ref().map(|f| feature_cache(f, &prepared, opts.progress)).transpose()?;
-    // The frozen features model never changes, so it is copied beside the network once.
-    if let (Some(src), Some(dir)) = (&features_dir, out) {
+    let mut tuned = match (opts.tune_features, &features_dir) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err(ParserError::Data(
+                "tuning word features needs a features model (--features, or a model trained with one)".into(),
+            ));
+        }
+        (Some(_), Some(_)) if opts.ema.is_some() => {
+            return Err(ParserError::Data("tuned word features and a weight average do not go together".into()));
+        }
+        (Some(lr), Some(dir)) => Some(TunedFeatures::new(Unpacked::load_dir(dir, &device)?, lr)?),
+    };
+    // Frozen features never change, so each sentence's are computed once; tuned ones every step.
+    let feature_cache = match &tuned {
+        None => features.as_ref().map(|f| feature_cache(f, &prepared, opts.progress)).transpose()?,
+        Some(_) => None,
+    };
+    // The features model is copied beside the network once. Tuned, it is rewritten at each save,
+    // and a resumed run keeps the best epoch's beside the best network until it beats them.
+    let resuming_tuned = tuned.is_some() && matches!(start, Start::Resume);
+    if let (Some(src), Some(dir), false) = (&features_dir, out, resuming_tuned) {
         copy_features(src, &dir.join(FEATURES_DIR))?;
     }
     let mut varmap = VarMap::new();
@@ -555,7 +581,7 @@ pub fn train(
     let resume = matches!(start, Start::Resume);
     // Validation between epochs decodes greedily in the most probable style: fast, and the same
     // for every epoch, so epochs compare fairly.
-    let parser = NeuralParser {
+    let mut parser = NeuralParser {
         net,
         words,
         partners: Vec::new(),
@@ -584,6 +610,10 @@ pub fn train(
             .map_err(|source| ParserError::Io { path: ckpt_path(CHECKPOINT_STATE), source })?;
         state = serde_json::from_str(&text)?;
         tracing::info!(epoch = state.epoch, "resumed from checkpoint");
+        if let (Some(tuned), true) = (&mut tuned, ckpt_path(FEATURES_CHECKPOINT).exists()) {
+            tuned.load_checkpoint(&ckpt_path(FEATURES_CHECKPOINT), &parser.device)?;
+            parser.features = Some(tuned.word_features(&parser.device)?);
+        }
     }
 
     let mut opt = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: opts.lr, weight_decay: 0.01, ..Default::default() })?;
@@ -628,9 +658,19 @@ pub fn train(
             opt.set_learning_rate(lr);
             let step_start = Instant::now();
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &prepared[i]).collect();
-            let feats = feature_cache.as_deref().map(|c| batch_features(c, chunk, &parser.device)).transpose()?;
+            let feats = match (&tuned, &parser.features) {
+                (Some(tuned), Some(features)) => {
+                    let rows: Vec<&[String]> = batch.iter().map(|p| p.words.as_slice()).collect();
+                    Some(tuned.forward(&features.pieces(&rows)?)?)
+                }
+                _ => feature_cache.as_deref().map(|c| batch_features(c, chunk, &parser.device)).transpose()?,
+            };
             let loss = batch_loss(&parser, &batch, feats.as_ref(), &dropout, opts.word_dropout)?;
-            opt.backward_step(&loss)?;
+            let grads = loss.backward()?;
+            opt.step(&grads)?;
+            if let Some(tuned) = &mut tuned {
+                tuned.step(&grads, lr / opts.lr)?;
+            }
             if let Some(average) = &mut average {
                 average.update()?;
             }
@@ -660,6 +700,10 @@ pub fn train(
         if opts.max_steps.is_some_and(|m| report.step_losses.len() >= m) {
             break;
         }
+        // Validation reads the features as they are now, packed as parse time reads them.
+        if let Some(tuned) = &mut tuned {
+            parser.features = Some(tuned.word_features(&parser.device)?);
+        }
         let validate = || -> Result<f64> {
             Ok(if valid_set.is_empty() { 0.0 } else { eval::evaluate(&parser, valid_set).overall.percent() })
         };
@@ -685,6 +729,9 @@ pub fn train(
                     Some(average) => average.with_averaged(|| save_model(&parser, &varmap, dir))?,
                     None => save_model(&parser, &varmap, dir)?,
                 }
+                if let Some(tuned) = &mut tuned {
+                    tuned.save_packed(&dir.join(FEATURES_DIR))?;
+                }
             }
         } else {
             state.bad_epochs += 1;
@@ -708,6 +755,9 @@ pub fn train(
             varmap.save(dir.join(CHECKPOINT_WEIGHTS))?;
             if let Some(average) = &average {
                 average.save(&dir.join(AVERAGE_WEIGHTS))?;
+            }
+            if let Some(tuned) = &tuned {
+                tuned.save_checkpoint(&dir.join(FEATURES_CHECKPOINT))?;
             }
             let path = dir.join(CHECKPOINT_STATE);
             std::fs::write(&path, serde_json::to_string(&state)?).map_err(|source| ParserError::Io { path, source })?;
