@@ -11,6 +11,10 @@
 //! Cost: the BERT runs forward and backward in every step (the frozen features are computed once
 //! per sentence, [`super::trainer`]'s cache), several times the parser's own work on a CPU. The
 //! layers train in f32 and are saved as int8 rows, the packed form parse time reads.
+//!
+//! Measured (session 25, `models/parser/CARD.md`): two 20-epoch networks from scratch scored
+//! 2.3 and 3.1 points more than frozen-features controls of the same seeds (46.27 against
+//! 44.02 %, 45.97 against 42.90 %), at 0.8–0.9 s a step on one thread against 0.2 s.
 
 use std::collections::HashMap;
 use std::path::Path;
