@@ -258,18 +258,26 @@ pub fn softmax_rows(x: &Tensor) -> Result<Tensor> {
 pub struct LayerNorm {
     weight: Tensor,
     bias: Tensor,
+    /// Added to the variance before its square root.
+    eps: f32,
     /// The weight and bias read out, once frozen for inference.
     frozen: Option<(Vec<f32>, Vec<f32>)>,
 }
 
-/// Added to the variance before its square root.
+/// The parser's own layer norms' `eps`.
 const LAYER_NORM_EPS: f32 = 1e-5;
 
 impl LayerNorm {
     pub fn load(dim: usize, vb: VarBuilder) -> Result<Self> {
+        Self::load_eps(dim, LAYER_NORM_EPS, vb)
+    }
+
+    /// A layer norm with another `eps` (a pretrained model's own, e.g. BERT's 1e-12).
+    pub fn load_eps(dim: usize, eps: f32, vb: VarBuilder) -> Result<Self> {
         Ok(LayerNorm {
             weight: vb.get_with_hints(dim, "weight", candle_nn::Init::Const(1.0))?,
             bias: vb.get_with_hints(dim, "bias", candle_nn::Init::Const(0.0))?,
+            eps,
             frozen: None,
         })
     }
@@ -287,7 +295,7 @@ impl LayerNorm {
         let Some((w, b)) = &self.frozen else { return Err(not_frozen()) };
         let mut out = vec![0f32; x.len()];
         for (row, dst) in x.chunks_exact(w.len().max(1)).zip(out.chunks_exact_mut(w.len().max(1))) {
-            layer_norm_row(row, dst, w, b, LAYER_NORM_EPS);
+            layer_norm_row(row, dst, w, b, self.eps);
         }
         Ok(out)
     }
@@ -296,15 +304,15 @@ impl LayerNorm {
 impl Module for LayerNorm {
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
         if let (Some((w, b)), true) = (&self.frozen, x.device().is_cpu()) {
-            return layer_norm_rows(x, w, b, LAYER_NORM_EPS);
+            return layer_norm_rows(x, w, b, self.eps);
         }
         if fused::applies(x) {
-            return fused::layer_norm(x, &self.weight, &self.bias, LAYER_NORM_EPS);
+            return fused::layer_norm(x, &self.weight, &self.bias, self.eps);
         }
         let mean = x.mean_keepdim(D::Minus1)?;
         let centred = x.broadcast_sub(&mean)?;
         let var = centred.sqr()?.mean_keepdim(D::Minus1)?;
-        let normed = centred.broadcast_div(&(var + LAYER_NORM_EPS as f64)?.sqrt()?)?;
+        let normed = centred.broadcast_div(&(var + self.eps as f64)?.sqrt()?)?;
         normed.broadcast_mul(&self.weight)?.broadcast_add(&self.bias)
     }
 }

@@ -67,20 +67,12 @@ impl WordFeatures {
     /// Builds the features model from the three files' contents; the weights may be plain
     /// (f32/f16) or packed (int8 rows with scales).
     pub fn from_bytes(config: &[u8], tokenizer: &[u8], weights: &[u8], device: &Device) -> Result<Self> {
-        let cfg: BertConfig = serde_json::from_slice(config)?;
-        let tokenizer = chat_tokenizer(tokenizer)?;
-        let tensors = dequantize(candle_core::safetensors::load_buffer(weights, device)?)?;
-        let bert = QuantBert::load(&tensors, &cfg, true)?;
-        Ok(WordFeatures { bert, tokenizer, dim: cfg.hidden_size, device: device.clone() })
+        Unpacked::from_bytes(config.to_vec(), tokenizer.to_vec(), weights, device)?.word_features(device)
     }
 
     /// Loads a directory holding `config.json`, `tokenizer.json` and `model.safetensors`.
     pub fn load_dir(dir: &Path, device: &Device) -> Result<Self> {
-        let read = |name: &str| {
-            let path = dir.join(name);
-            std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
-        };
-        Self::from_bytes(&read(CONFIG_FILE)?, &read(TOKENIZER_FILE)?, &read(WEIGHTS_FILE)?, device)
+        Unpacked::load_dir(dir, device)?.word_features(device)
     }
 
     /// Features of a batch of word rows: (B, S, dim) with S the longest row; padding positions and
@@ -153,23 +145,23 @@ pub struct Unpacked {
 }
 
 impl Unpacked {
+    /// The three files' contents; the weights may be plain (f32/f16) or packed (int8 rows with
+    /// scales).
+    pub fn from_bytes(config_json: Vec<u8>, tokenizer_json: Vec<u8>, weights: &[u8], device: &Device) -> Result<Self> {
+        let tensors = dequantize(candle_core::safetensors::load_buffer(weights, device)?)?
+            .into_iter()
+            .map(|(name, t)| (name.strip_prefix("bert.").map(str::to_string).unwrap_or(name), t))
+            .collect();
+        Ok(Unpacked { config: serde_json::from_slice(&config_json)?, config_json, tokenizer_json, tensors })
+    }
+
     /// Reads a features directory (packed or the original).
     pub fn load_dir(dir: &Path, device: &Device) -> Result<Self> {
         let read = |name: &str| {
             let path = dir.join(name);
             std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
         };
-        let config_json = read(CONFIG_FILE)?;
-        let tensors = dequantize(candle_core::safetensors::load_buffer(&read(WEIGHTS_FILE)?, device)?)?
-            .into_iter()
-            .map(|(name, t)| (name.strip_prefix("bert.").map(str::to_string).unwrap_or(name), t))
-            .collect();
-        Ok(Unpacked {
-            config: serde_json::from_slice(&config_json)?,
-            config_json,
-            tokenizer_json: read(TOKENIZER_FILE)?,
-            tensors,
-        })
+        Self::from_bytes(read(CONFIG_FILE)?, read(TOKENIZER_FILE)?, &read(WEIGHTS_FILE)?, device)
     }
 
     /// The features model these tensors make, with the 8-bit products of parse time.
@@ -475,7 +467,7 @@ pub fn pack<'a>(
     let all_layers = config["num_hidden_layers"].as_u64().unwrap_or(0) as usize;
     let layers = layers.unwrap_or(all_layers).min(all_layers);
     let kept_ids = Tensor::new(keep.iter().copied().collect::<Vec<u32>>().as_slice(), &Device::Cpu)?;
-    let mut packed = HashMap::new();
+    let mut tensors = HashMap::new();
     for (name, tensor) in weights {
         let short = name.strip_prefix("bert.").unwrap_or(&name).to_string();
         if short.starts_with("pooler.") {
@@ -488,25 +480,17 @@ pub fn pack<'a>(
         }
         let tensor =
             if short == "embeddings.word_embeddings.weight" { tensor.index_select(&kept_ids, 0)? } else { tensor };
-        if tensor.rank() == 2 {
-            let (q, scale) = quantize_rows(&tensor)?;
-            packed.insert(format!("{short}{Q8}"), q);
-            packed.insert(format!("{short}{SCALE}"), scale);
-        } else {
-            packed.insert(short, tensor.to_dtype(DType::F32)?);
-        }
+        tensors.insert(short, tensor.to_dtype(DType::F32)?);
     }
     config["vocab_size"] = Value::from(keep.len());
     config["num_hidden_layers"] = Value::from(layers);
-
-    std::fs::create_dir_all(out).map_err(|source| ParserError::Io { path: out.into(), source })?;
-    let write = |name: &str, bytes: &[u8]| {
-        let path = out.join(name);
-        std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
+    let packed = Unpacked {
+        config: serde_json::from_value(config.clone())?,
+        config_json: serde_json::to_string_pretty(&config)?.into_bytes(),
+        tokenizer_json: tok_text.into_bytes(),
+        tensors,
     };
-    write(CONFIG_FILE, serde_json::to_string_pretty(&config)?.as_bytes())?;
-    write(TOKENIZER_FILE, tok_text.as_bytes())?;
-    candle_core::safetensors::save(&packed, out.join(WEIGHTS_FILE))?;
+    packed.save_packed(out)?;
     let bytes = [CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE]
         .iter()
         .filter_map(|n| std::fs::metadata(out.join(n)).ok())

@@ -611,7 +611,7 @@ pub fn train(
         state = serde_json::from_str(&text)?;
         tracing::info!(epoch = state.epoch, "resumed from checkpoint");
         if let (Some(tuned), true) = (&mut tuned, ckpt_path(FEATURES_CHECKPOINT).exists()) {
-            tuned.load_checkpoint(&ckpt_path(FEATURES_CHECKPOINT), &parser.device)?;
+            tuned.load_checkpoint(&ckpt_path(FEATURES_CHECKPOINT))?;
             parser.features = Some(tuned.word_features(&parser.device)?);
         }
     }
