@@ -145,6 +145,70 @@ struct Checkpoint {
     epoch_valid: Vec<f64>,
     #[serde(default)]
     epoch_valid_trained: Vec<f64>,
+    /// The schedule the run was written under (0 in checkpoints from before these were kept), so
+    /// a resumed run can tell when `--epochs` or `--lr` changed its learning rate.
+    #[serde(default)]
+    planned_epochs: usize,
+    #[serde(default)]
+    planned_lr: f64,
+}
+
+/// The learning-rate schedule: a linear warm-up over half an epoch (at most 400 steps) to the
+/// peak, then a linear decay to 10 % of it at the run's last step. It depends on the run's
+/// length, so a resumed run given more epochs finds its rate moved (see [`resume_note`]).
+#[derive(Debug, Clone, Copy)]
+struct Schedule {
+    peak: f64,
+    warmup: usize,
+    total_steps: usize,
+}
+
+impl Schedule {
+    fn new(peak: f64, batches_per_epoch: usize, epochs: usize) -> Self {
+        Schedule {
+            peak,
+            warmup: (batches_per_epoch / 2).clamp(1, 400),
+            total_steps: (batches_per_epoch * epochs).max(1),
+        }
+    }
+
+    fn lr(&self, step: usize) -> f64 {
+        if step < self.warmup {
+            self.peak * (step + 1) as f64 / self.warmup as f64
+        } else {
+            let decayed = (step - self.warmup) as f64 / (self.total_steps.saturating_sub(self.warmup)).max(1) as f64;
+            self.peak * (1.0 - 0.9 * decayed).max(0.1)
+        }
+    }
+}
+
+/// What a resumed run should tell its user about the schedule: nothing when it goes on as the
+/// checkpoint planned; a note when the checkpoint already ran every asked-for epoch, or when a
+/// new `--epochs` or `--lr` moves the learning rate (a longer run raises it again: a warm
+/// restart, not the single schedule a run of that length from scratch would follow).
+fn resume_note(state: &Checkpoint, epochs: usize, peak: f64, batches_per_epoch: usize) -> Option<String> {
+    if state.epoch >= epochs {
+        return Some(format!(
+            "the checkpoint has already trained {} epochs and --epochs is {epochs}: nothing left to train \
+             (ask for more epochs to go on)",
+            state.epoch
+        ));
+    }
+    let same_plan = state.planned_epochs == epochs && state.planned_lr == peak;
+    if state.planned_epochs == 0 || same_plan {
+        return None;
+    }
+    let step = state.epoch * batches_per_epoch;
+    let was = Schedule::new(state.planned_lr, batches_per_epoch, state.planned_epochs).lr(step.saturating_sub(1));
+    let now = Schedule::new(peak, batches_per_epoch, epochs).lr(step);
+    Some(format!(
+        "this run was planned for {} epochs at lr {:.1e} and goes on for {epochs} at lr {peak:.1e}: the learning \
+         rate moves from {was:.2e} to {now:.2e} at epoch {}{}",
+        state.planned_epochs,
+        state.planned_lr,
+        state.epoch + 1,
+        if now > was { " (a warm restart, not the schedule of a run this long from scratch)" } else { "" }
+    ))
 }
 
 const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
@@ -602,6 +666,8 @@ pub fn train(
         epoch_losses: vec![],
         epoch_valid: vec![],
         epoch_valid_trained: vec![],
+        planned_epochs: opts.epochs,
+        planned_lr: opts.lr,
     };
     let ckpt_path = |name: &str| out.map(|d| d.join(name)).unwrap_or_else(|| PathBuf::from(name));
     if resume && out.is_some() && ckpt_path(CHECKPOINT_STATE).exists() {
@@ -618,8 +684,11 @@ pub fn train(
 
     let mut opt = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: opts.lr, weight_decay: 0.01, ..Default::default() })?;
     let batches_per_epoch = prepared.len().div_ceil(opts.batch_size);
-    let total_steps = (batches_per_epoch * opts.epochs).max(1);
-    let warmup = (batches_per_epoch / 2).clamp(1, 400);
+    let schedule = Schedule::new(opts.lr, batches_per_epoch, opts.epochs);
+    if resume && let Some(note) = resume_note(&state, opts.epochs, opts.lr, batches_per_epoch) {
+        tracing::warn!("{note}");
+    }
+    (state.planned_epochs, state.planned_lr) = (opts.epochs, opts.lr);
     let mut step = state.epoch * batches_per_epoch;
     let mut average = opts.ema.map(|decay| WeightAverage::new(&varmap, decay, step as u64)).transpose()?;
     if let (Some(average), true) = (&mut average, resume && ckpt_path(AVERAGE_WEIGHTS).exists()) {
@@ -649,12 +718,7 @@ pub fn train(
         let mut n = 0;
         let epoch_start = Instant::now();
         for chunk in batches {
-            // Linear warm-up, then linear decay to 10 % of the peak.
-            let lr = if step < warmup {
-                opts.lr * (step + 1) as f64 / warmup as f64
-            } else {
-                opts.lr * (1.0 - 0.9 * (step - warmup) as f64 / (total_steps - warmup).max(1) as f64).max(0.1)
-            };
+            let lr = schedule.lr(step);
             opt.set_learning_rate(lr);
             let step_start = Instant::now();
             let batch: Vec<&Prepared> = chunk.iter().map(|&i| &prepared[i]).collect();
@@ -776,4 +840,56 @@ pub fn train(
     report.epoch_valid_trained = state.epoch_valid_trained;
     report.seconds = started.elapsed().as_secs_f64();
     Ok((parser, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint(epoch: usize, planned_epochs: usize, planned_lr: f64) -> Checkpoint {
+        Checkpoint {
+            epoch,
+            best_valid_exact: 50.0,
+            best_epoch: epoch,
+            bad_epochs: 0,
+            epoch_losses: vec![0.1; epoch],
+            epoch_valid: vec![],
+            epoch_valid_trained: vec![],
+            planned_epochs,
+            planned_lr,
+        }
+    }
+
+    #[test]
+    fn the_schedule_warms_up_to_its_peak_then_decays_to_a_tenth() {
+        let s = Schedule::new(1e-3, 100, 10);
+        assert_eq!(s.warmup, 50);
+        assert!((s.lr(0) - 1e-3 / 50.0).abs() < 1e-12);
+        assert!((s.lr(49) - 1e-3).abs() < 1e-12);
+        assert!((s.lr(999) - 1e-4).abs() < 1e-6);
+        let rates: Vec<f64> = (50..1000).map(|step| s.lr(step)).collect();
+        assert!(rates.windows(2).all(|w| w[1] <= w[0]));
+        // Steps past the plan stay at the floor rather than going negative.
+        assert_eq!(s.lr(5000), 1e-4);
+    }
+
+    #[test]
+    fn a_resumed_run_is_told_when_its_schedule_moves() {
+        // The same plan, or a checkpoint from before plans were kept: nothing to say.
+        assert_eq!(resume_note(&checkpoint(20, 40, 1e-3), 40, 1e-3, 247), None);
+        assert_eq!(resume_note(&checkpoint(20, 0, 0.0), 40, 1e-3, 247), None);
+        // Twenty epochs planned, forty asked: the decayed rate rises again at epoch 21.
+        let note = resume_note(&checkpoint(20, 20, 1e-3), 40, 1e-3, 247).unwrap();
+        assert!(note.contains("planned for 20 epochs") && note.contains("goes on for 40"), "{note}");
+        assert!(
+            note.contains("1.00e-4 to 5.56e-4") && note.contains("epoch 21") && note.contains("warm restart"),
+            "{note}"
+        );
+        // A lower peak on the same plan lowers the rate: no restart.
+        let note = resume_note(&checkpoint(10, 20, 1e-3), 20, 1e-4, 247).unwrap();
+        assert!(!note.contains("warm restart"), "{note}");
+        // Every asked-for epoch already ran.
+        let note = resume_note(&checkpoint(20, 20, 1e-3), 20, 1e-3, 247).unwrap();
+        assert!(note.contains("nothing left to train"), "{note}");
+    }
 }
