@@ -201,14 +201,21 @@ fn resume_note(state: &Checkpoint, epochs: usize, peak: f64, batches_per_epoch: 
     let step = state.epoch * batches_per_epoch;
     let was = Schedule::new(state.planned_lr, batches_per_epoch, state.planned_epochs).lr(step.saturating_sub(1));
     let now = Schedule::new(peak, batches_per_epoch, epochs).lr(step);
-    Some(format!(
-        "this run was planned for {} epochs at lr {:.1e} and goes on for {epochs} at lr {peak:.1e}: the learning \
-         rate moves from {was:.2e} to {now:.2e} at epoch {}{}",
+    let plan = format!(
+        "this run was planned for {} epoch{} at lr {:.1e} and goes on for {epochs} at lr {peak:.1e}",
         state.planned_epochs,
+        if state.planned_epochs == 1 { "" } else { "s" },
         state.planned_lr,
-        state.epoch + 1,
-        if now > was { " (a warm restart, not the schedule of a run this long from scratch)" } else { "" }
-    ))
+    );
+    Some(if (now - was).abs() <= 1e-3 * was {
+        format!("{plan}: the rest of its learning-rate schedule ({now:.2e} at epoch {}) changes", state.epoch + 1)
+    } else {
+        format!(
+            "{plan}: the learning rate moves from {was:.2e} to {now:.2e} at epoch {}{}",
+            state.epoch + 1,
+            if now > was { " (a warm restart, not the schedule of a run this long from scratch)" } else { "" }
+        )
+    })
 }
 
 const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
@@ -888,6 +895,9 @@ mod tests {
         // A lower peak on the same plan lowers the rate: no restart.
         let note = resume_note(&checkpoint(10, 20, 1e-3), 20, 1e-4, 247).unwrap();
         assert!(!note.contains("warm restart"), "{note}");
+        // A plan changed where the rate happens not to move (the end of the warm-up).
+        let note = resume_note(&checkpoint(1, 1, 1e-3), 3, 1e-3, 1).unwrap();
+        assert!(note.contains("planned for 1 epoch at") && note.contains("rest of its"), "{note}");
         // Every asked-for epoch already ran.
         let note = resume_note(&checkpoint(20, 20, 1e-3), 20, 1e-3, 247).unwrap();
         assert!(note.contains("nothing left to train"), "{note}");
