@@ -677,12 +677,17 @@ pub fn train(
         planned_lr: opts.lr,
     };
     let ckpt_path = |name: &str| out.map(|d| d.join(name)).unwrap_or_else(|| PathBuf::from(name));
+    let batches_per_epoch = prepared.len().div_ceil(opts.batch_size);
     if resume && out.is_some() && ckpt_path(CHECKPOINT_STATE).exists() {
         varmap.load(ckpt_path(CHECKPOINT_WEIGHTS))?;
         let text = std::fs::read_to_string(ckpt_path(CHECKPOINT_STATE))
             .map_err(|source| ParserError::Io { path: ckpt_path(CHECKPOINT_STATE), source })?;
         state = serde_json::from_str(&text)?;
         tracing::info!(epoch = state.epoch, "resumed from checkpoint");
+        if let Some(note) = resume_note(&state, opts.epochs, opts.lr, batches_per_epoch) {
+            tracing::warn!("{note}");
+        }
+        (state.planned_epochs, state.planned_lr) = (opts.epochs, opts.lr);
         if let (Some(tuned), true) = (&mut tuned, ckpt_path(FEATURES_CHECKPOINT).exists()) {
             tuned.load_checkpoint(&ckpt_path(FEATURES_CHECKPOINT))?;
             parser.features = Some(tuned.word_features(&parser.device)?);
@@ -690,12 +695,7 @@ pub fn train(
     }
 
     let mut opt = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: opts.lr, weight_decay: 0.01, ..Default::default() })?;
-    let batches_per_epoch = prepared.len().div_ceil(opts.batch_size);
     let schedule = Schedule::new(opts.lr, batches_per_epoch, opts.epochs);
-    if resume && let Some(note) = resume_note(&state, opts.epochs, opts.lr, batches_per_epoch) {
-        tracing::warn!("{note}");
-    }
-    (state.planned_epochs, state.planned_lr) = (opts.epochs, opts.lr);
     let mut step = state.epoch * batches_per_epoch;
     let mut average = opts.ema.map(|decay| WeightAverage::new(&varmap, decay, step as u64)).transpose()?;
     if let (Some(average), true) = (&mut average, resume && ckpt_path(AVERAGE_WEIGHTS).exists()) {
