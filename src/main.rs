@@ -195,6 +195,16 @@ enum Command {
         #[arg(required = true, num_args = 2.., value_name = "DIR")]
         models: Vec<PathBuf>,
     },
+    /// Copy a parser model directory with its networks' weights stored as 16-bit floats: half
+    /// the bytes, parsed as f32 as before; score it with eval-parser before shipping it.
+    HalfModel {
+        /// Output model directory (new, or empty).
+        #[arg(long)]
+        out: PathBuf,
+        /// The model directory to copy (a single network or an ensemble).
+        #[arg(value_name = "DIR")]
+        model: PathBuf,
+    },
     /// Benchmark the parser: exact match overall / per type, error kinds, latency.
     EvalParser(cli::eval_parser::Args),
     /// Parse one chat line: prints the logical form as JSON and the confidence.
@@ -319,6 +329,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::AverageModels { out, models } => cli::train::average(&models, &out),
         Command::EnsembleModels { out, models } => cli::train::ensemble(&models, &out),
+        Command::HalfModel { out, model } => cli::train::half(&model, &out),
         Command::EvalParser(args) => {
             // Latency is reported for one thread; candle and gemm read this before their first use.
             if std::env::var_os("RAYON_NUM_THREADS").is_none() {

@@ -4,8 +4,16 @@ use std::io::Write;
 use std::process::Command;
 
 fn craftmate(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_craftmate")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -66,6 +74,23 @@ fn no_subcommand_starts_the_play_repl_and_help_lists_subcommands() {
     let (code, out, _) = craftmate(&["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("check-data") && out.contains("scenario") && out.contains("play"));
+}
+
+#[test]
+fn half_model_copies_the_shipped_model_and_never_overwrites() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("half");
+    let out_arg = out.to_str().unwrap();
+    let (code, said, err) = craftmate(&["half-model", "--out", out_arg, "models/parser"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(said.contains("2 network(s) in f16") && said.contains("eval-parser --model"), "{said}");
+    assert!(out.join("partners/01/model.safetensors").is_file() && out.join("features/model.safetensors").is_file());
+    let (code, _, err) = craftmate(&["half-model", "--out", out_arg, "models/parser"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("already exists"), "{err}");
+    let (code, _, err) = craftmate(&["half-model", "--out", tmp.path().join("x").to_str().unwrap(), "no/such/model"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no/such/model") && err.contains("not a parser model directory"), "{err}");
 }
 
 #[test]

@@ -321,6 +321,20 @@ fn averaging_refuses_models_that_are_not_versions_of_one_model() {
     assert!(!tmp.path().join("x").exists(), "nothing is written for a refused average");
 }
 
+/// One decoding step from the start of the form: the next-token and span log-probabilities of the
+/// whole ensemble (these tiny networks rarely finish a form, so tests compare steps).
+fn first_step(parser: &NeuralParser, text: &str) -> Vec<f32> {
+    let words = craftmate::logical_form::tokenize(text);
+    let encodings = parser.encode(&words).unwrap();
+    let nets = parser.ensemble(&encodings);
+    let mut caches = nets.start().unwrap();
+    let bos = parser.out.id(craftmate::parser::linearize::BOS).unwrap();
+    let states = nets.step(&mut caches, &[(bos, None)], 0).unwrap();
+    let (start, end) = nets.span_log_probs(&states, 0).unwrap();
+    let tokens = nets.token_log_probs(&states).unwrap().remove(0);
+    tokens.into_iter().chain(start).chain(end).collect()
+}
+
 #[test]
 fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
     use craftmate::training::ensemble::ensemble_models;
@@ -339,19 +353,6 @@ fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
             assert!(validate(&normalize(text), &parser.parse(text).lf).is_ok(), "{text:?}");
         }
     }
-    // One decoding step from the start of the form, for each input and member: the next-token and
-    // span log-probabilities (these tiny networks rarely finish a form, so compare the steps).
-    let first_step = |parser: &NeuralParser, text: &str| {
-        let words = craftmate::logical_form::tokenize(text);
-        let encodings = parser.encode(&words).unwrap();
-        let nets = parser.ensemble(&encodings);
-        let mut caches = nets.start().unwrap();
-        let bos = parser.out.id(craftmate::parser::linearize::BOS).unwrap();
-        let states = nets.step(&mut caches, &[(bos, None)], 0).unwrap();
-        let (start, end) = nets.span_log_probs(&states, 0).unwrap();
-        let tokens = nets.token_log_probs(&states).unwrap().remove(0);
-        tokens.into_iter().chain(start).chain(end).collect::<Vec<f32>>()
-    };
     let other = NeuralParser::load_dir(&b).unwrap();
     let mut differs = false;
     for text in texts {
@@ -389,6 +390,58 @@ fn an_ensemble_refuses_members_that_write_other_tokens() {
     let err = ensemble_models(&[a], &tmp.path().join("x")).unwrap_err().to_string();
     assert!(err.contains("at least two"), "{err}");
     assert!(!tmp.path().join("x").exists(), "nothing is written for a refused ensemble");
+}
+
+#[test]
+fn a_half_size_model_is_half_the_bytes_and_decodes_like_the_original() {
+    use candle_core::{DType, Device, safetensors};
+    use craftmate::training::{ensemble::ensemble_models, half::half_model};
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = two_fine_tuned_runs(tmp.path());
+    let (pair, half) = (tmp.path().join("pair"), tmp.path().join("half"));
+    ensemble_models(&[a.clone(), b.clone()], &pair).unwrap();
+    let halved = half_model(&pair, &half).unwrap();
+    assert_eq!(halved.networks, 2, "the first network and its partner");
+    assert!(halved.bytes_after * 100 < halved.bytes_before * 55, "{halved:?}");
+    for network in [half.clone(), half.join("partners/01")] {
+        let weights = safetensors::load(network.join("model.safetensors"), &Device::Cpu).unwrap();
+        assert!(weights.values().all(|t| t.dtype() == DType::F16), "{}", network.display());
+        for name in ["config.json", "tokenizer.json"] {
+            let rel = network.strip_prefix(&half).unwrap().join(name);
+            assert_eq!(std::fs::read(half.join(&rel)).unwrap(), std::fs::read(pair.join(&rel)).unwrap(), "{rel:?}");
+        }
+    }
+    // Rounded weights, the same decisions: every log-probability of the first step within f16's
+    // rounding, and the same forms.
+    let (full, small) = (NeuralParser::load_dir(&pair).unwrap(), NeuralParser::load_dir(&half).unwrap());
+    for text in ["build a red cube here", "go to the blue house", "dig a hole 3 by 3", "what are you doing"] {
+        let (x, y) = (first_step(&full, text), first_step(&small, text));
+        let worst = x.iter().zip(&y).map(|(p, q)| (p - q).abs()).fold(0.0f32, f32::max);
+        assert!(worst < 0.02, "{text}: log-probabilities moved by {worst}");
+        assert_eq!(full.parse(text).lf, small.parse(text).lf, "{text}");
+    }
+    // A half-size model is a model like any other: fine-tuned from and averaged in f32.
+    let tuned = tmp.path().join("tuned");
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 16, 5).unwrap();
+    let opts = trainer::Options { epochs: 1, ..tiny_options() };
+    trainer::train(&examples, &[], &opts, Some(&tuned), trainer::Start::From(&half)).unwrap();
+    let (ha, hb) = (tmp.path().join("ha"), tmp.path().join("hb"));
+    half_model(&a, &ha).unwrap();
+    half_model(&b, &hb).unwrap();
+    average::average_models(&[ha, hb], &tmp.path().join("soup")).unwrap();
+    let soup = safetensors::load(tmp.path().join("soup/model.safetensors"), &Device::Cpu).unwrap();
+    assert!(soup.values().all(|t| t.dtype() == DType::F32));
+    // Nothing is overwritten, and a folder without a network is not a model.
+    let err = half_model(&pair, &half).unwrap_err().to_string();
+    assert!(err.contains("already exists"), "{err}");
+    assert!(NeuralParser::load_dir(&half).is_ok(), "the refused copy left the earlier one alone");
+    // A copy inside the original holds the original's files once, not itself.
+    let inside = pair.join("half");
+    assert_eq!(half_model(&pair, &inside).unwrap(), halved);
+    assert!(inside.join("partners/01/model.safetensors").is_file() && !inside.join("half").exists());
+    let err = half_model(tmp.path(), &tmp.path().join("x")).unwrap_err().to_string();
+    assert!(err.contains("not a parser model directory"), "{err}");
+    assert!(!tmp.path().join("x").exists());
 }
 
 #[test]

@@ -128,6 +128,22 @@ pub fn ensemble(models: &[std::path::PathBuf], out: &Path) -> anyhow::Result<Exi
     Ok(ExitCode::SUCCESS)
 }
 
+/// `craftmate half-model --out DIR MODEL`: a copy of a model with f16 network weights.
+pub fn half(model: &Path, out: &Path) -> anyhow::Result<ExitCode> {
+    let halved = craftmate::training::half::half_model(model, out)?;
+    println!(
+        "wrote {} with {} network(s) in f16: {:.1} MB of weights, was {:.1} MB; score it with `craftmate eval-parser \
+         --model {}` before it replaces {}",
+        out.display(),
+        halved.networks,
+        halved.bytes_after as f64 / 1e6,
+        halved.bytes_before as f64 / 1e6,
+        out.display(),
+        model.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `craftmate pack-features`: a pruned, int8 copy of a BERT model for the parser's word features.
 /// Its vocabulary keeps the pieces of the annotated training split (same split as `train`) and of
 /// the other corpora's lines.

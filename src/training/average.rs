@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use candle_core::{Device, Tensor};
+use candle_core::{DType, Device, Tensor};
 
 use crate::parser::{CONFIG_FILE, FEATURES_DIR, ModelMeta, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
 use crate::training::trainer::copy_features;
@@ -33,7 +33,7 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     }
     let mut meta: ModelMeta = serde_json::from_slice(&read(first, CONFIG_FILE)?)?;
     let tokenizer = read(first, TOKENIZER_FILE)?;
-    let mut sum = candle_core::safetensors::load(first.join(WEIGHTS_FILE), &Device::Cpu)?;
+    let mut sum = load_f32(&first.join(WEIGHTS_FILE))?;
     let features =
         if meta.model.word_features > 0 { Some(read(&first.join(FEATURES_DIR), WEIGHTS_FILE)?) } else { None };
     for dir in rest {
@@ -60,7 +60,7 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
             return Err(mismatch("pretrained word features"));
         }
         meta.grammar.merge(&other.grammar);
-        let weights = candle_core::safetensors::load(dir.join(WEIGHTS_FILE), &Device::Cpu)?;
+        let weights = load_f32(&dir.join(WEIGHTS_FILE))?;
         add_into(&mut sum, weights).map_err(|name| mismatch(&format!("tensor {name}")))?;
     }
     let n = dirs.len() as f64;
@@ -77,6 +77,15 @@ pub fn average_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     }
     candle_core::safetensors::save(&mean, out.join(WEIGHTS_FILE))?;
     Ok(())
+}
+
+/// A network's weights in f32, whatever float type they were saved in (half-size models are f16),
+/// so the mean is taken at full precision.
+fn load_f32(path: &Path) -> Result<HashMap<String, Tensor>> {
+    candle_core::safetensors::load(path, &Device::Cpu)?
+        .into_iter()
+        .map(|(name, t)| Ok((name, t.to_dtype(DType::F32)?)))
+        .collect()
 }
 
 /// Adds `weights` into `sum` tensor by tensor; `Err(name)` for a tensor one side lacks or whose

@@ -2,14 +2,15 @@
 //! command generator ([`templates`]), more rows made from the annotated ones by swapping span
 //! words ([`swaps`]), the training loop ([`trainer`]) with its running average of the weights
 //! ([`ema`]) and its fine-tuning of the pretrained word features ([`tune`]), weight averaging of
-//! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]) and the benchmark
-//! ([`eval`]).
+//! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]), half-size (f16) copies
+//! of trained models ([`half`]) and the benchmark ([`eval`]).
 
 pub mod average;
 pub mod data;
 pub mod ema;
 pub mod ensemble;
 pub mod eval;
+pub mod half;
 pub mod swaps;
 pub mod templates;
 pub mod trainer;

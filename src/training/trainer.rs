@@ -494,7 +494,8 @@ fn prepare_from(dir: &Path, train: &[Example], opts: &Options) -> Result<Vocabul
 /// Loads saved weights into `varmap`, whose output-token tables may have more rows than the saved
 /// ones (see [`prepare_from`]): the saved rows are kept, the new rows keep their fresh
 /// initialisation, and new output biases start at the mean of the trained ones (neither favoured
-/// nor ruled out).
+/// nor ruled out). Saved weights of another float type (a half-size model, see
+/// [`half`](super::half)) are widened to the variables' own.
 fn load_grown(varmap: &VarMap, path: &Path, device: &Device) -> Result<()> {
     let saved = candle_core::safetensors::load(path, device)?;
     let data = varmap.data().lock().map_err(|_| ParserError::Data("variable map poisoned".into()))?;
@@ -506,6 +507,7 @@ fn load_grown(varmap: &VarMap, path: &Path, device: &Device) -> Result<()> {
             }
             return Err(ParserError::Data(format!("{}: no weights named {name}", path.display())));
         };
+        let old = &old.to_dtype(var.dtype())?;
         let (new_dims, old_dims) = (var.dims(), old.dims());
         if new_dims == old_dims {
             var.set(old)?;
