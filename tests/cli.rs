@@ -108,6 +108,7 @@ fn eval_parser_scores_the_scenario_phrasings_and_dumps_every_parse() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("evaluating the ") && out.contains("say/lf pairs of the scenarios"), "{out}");
     assert!(out.contains("confidence bands"), "{out}");
+    assert!(out.contains("exact match ignoring text_span keys"), "{out}");
     let last: Vec<&str> = out.lines().rev().take(2).collect();
     assert!(last[0].starts_with("exact match: ") && last[0].ends_with("/6)"), "{out}");
     assert!(last[1].starts_with("latency p50: "), "{out}");

@@ -107,6 +107,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let pct = if band.is_empty() { 0.0 } else { 100.0 * right as f64 / band.len() as f64 };
         println!("  {:<24} {:5} parses, {pct:6.2}% exact ({right})", format!("{name} [{lo}, {hi})"), band.len());
     }
+    let spans = report.ignoring_text_spans;
+    println!(
+        "exact match ignoring text_span keys (whose use drifts through the annotations): {:.2}% ({}/{})",
+        spans.percent(),
+        spans.correct,
+        spans.total
+    );
     println!("latency p50: {:.2} ms, p99: {:.2} ms", report.latency(0.5), report.latency(0.99));
     println!("exact match: {:.2}% ({}/{})", report.overall.percent(), report.overall.correct, report.overall.total);
     Ok(ExitCode::SUCCESS)
