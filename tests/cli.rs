@@ -143,3 +143,44 @@ fn eval_parser_scores_the_scenario_phrasings_and_dumps_every_parse() {
     let expected: Vec<serde_json::Value> = lines[2..].iter().map(|l| l["text"].clone()).collect();
     assert_eq!(texts, expected);
 }
+
+#[test]
+fn eval_parser_against_an_earlier_dump_counts_the_rows_each_got_right() {
+    let args = |extra: &[&str]| {
+        let mut a = vec!["eval-parser", "--scenarios", "tests/scenarios/actions", "--limit", "6"];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let run = |a: Vec<String>| craftmate(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("now.jsonl");
+    let (code, _, err) = run(args(&["--dump", dump.to_str().unwrap()]));
+    assert_eq!(code, 0, "{err}");
+    // A made-up earlier run that got right exactly the rows this one got wrong.
+    let records: Vec<serde_json::Value> =
+        std::fs::read_to_string(&dump).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let right = records.iter().filter(|r| r["correct"] == true).count();
+    let flipped: String = records
+        .iter()
+        .map(|r| format!("{}\n", serde_json::json!({"text": r["text"], "correct": r["correct"] != true})))
+        .collect();
+    let earlier = dir.path().join("earlier.jsonl");
+    std::fs::write(&earlier, flipped).unwrap();
+    let (code, out, err) = run(args(&["--against", earlier.to_str().unwrap()]));
+    assert_eq!(code, 0, "{err}");
+    let expect = format!("(6 rows): right in both 0, only here {right}, only there {}, in neither 0", 6 - right);
+    assert!(out.contains(&expect), "{expect}\n{out}");
+    assert!(out.contains("McNemar exact p = "), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("exact match: "), "the closing lines stay last: {out}");
+    // Against itself: no row won or lost.
+    let (_, out, _) = run(args(&["--against", dump.to_str().unwrap()]));
+    assert!(out.contains("only here 0, only there 0") && out.contains("p = 1.000"), "{out}");
+    // Other rows, or not a dump at all: a clear error, not numbers that mean nothing.
+    let (code, _, err) = run(args(&["--skip", "1", "--against", dump.to_str().unwrap()]));
+    assert_ne!(code, 0);
+    assert!(err.contains("different rows") || err.contains("differs"), "{err}");
+    std::fs::write(&earlier, "exact match: 50%\n").unwrap();
+    let (code, out, err) = run(args(&["--against", earlier.to_str().unwrap()]));
+    assert_ne!(code, 0);
+    assert!(err.contains("not an eval-parser --dump record") && !out.contains("exact match"), "{err}");
+}

@@ -3,9 +3,11 @@
 //! words ([`swaps`]), the training loop ([`trainer`]) with its running average of the weights
 //! ([`ema`]) and its fine-tuning of the pretrained word features ([`tune`]), weight averaging of
 //! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]), half-size (f16) copies
-//! of trained models ([`half`]) and the benchmark ([`eval`]).
+//! of trained models ([`half`]), the benchmark ([`eval`]) and row-by-row comparisons of two
+//! models' results ([`compare`]).
 
 pub mod average;
+pub mod compare;
 pub mod data;
 pub mod ema;
 pub mod ensemble;
