@@ -247,7 +247,11 @@ mod tests {
         let saved = WordFeatures::load_dir(out.path(), &Device::Cpu).unwrap().features(&rows).unwrap();
         let original = WordFeatures::load_dir(dir.path(), &Device::Cpu).unwrap().features(&rows).unwrap();
         let now = tuned.forward(&pieces).unwrap();
-        assert!(relative_error(&saved, &now) < 0.05, "the saved features are not the tuned ones");
+        // Read back with 8-bit products they differ from the f32 ones by 1–7 % (the tiny model's
+        // weights are drawn at random, and tuning's outliers coarsen each row's int8 scale), while
+        // the untuned original is about 100 % away: 15 % tells the two apart with room either way.
+        let packed_error = relative_error(&saved, &now);
+        assert!(packed_error < 0.15, "the saved features are not the tuned ones ({packed_error})");
         assert!(relative_error(&original, &now) > 0.1, "tuning changed nothing");
         // The word-piece embeddings are not trained.
         let load = |d: &Path| candle_core::safetensors::load(d.join(WEIGHTS_FILE), &Device::Cpu).unwrap();
