@@ -79,6 +79,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(limit) = args.limit {
         rows.truncate(limit);
     }
+    if let (Some(path), Some(baseline)) = (&args.against, &baseline) {
+        let texts: Vec<String> = rows.iter().map(data::Example::text).collect();
+        compare::same_rows(texts.iter().map(String::as_str), baseline)
+            .with_context(|| format!("comparing with {}", path.display()))?;
+    }
     let report = eval::evaluate(&parser, &rows);
     if let Some(path) = &args.dump {
         let mut out = String::new();

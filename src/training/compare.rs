@@ -31,21 +31,9 @@ impl Comparison {
     /// Compares two runs over the same rows in the same order (each a text and whether it was
     /// parsed right); an error if the rows differ, since then the counts would mean nothing.
     pub fn of(this: &[(String, bool)], other: &[(String, bool)]) -> Result<Self> {
-        if this.len() != other.len() {
-            return Err(ParserError::Data(format!(
-                "the runs scored different rows ({} here, {} there): compare runs over the same split, --skip and --limit",
-                this.len(),
-                other.len()
-            )));
-        }
+        same_rows(this.iter().map(|(text, _)| text.as_str()), other)?;
         let mut c = Comparison::default();
-        for (i, ((text, here), (text_there, there))) in this.iter().zip(other).enumerate() {
-            if text != text_there {
-                return Err(ParserError::Data(format!(
-                    "row {} differs ({text:?} here, {text_there:?} there): compare runs over the same rows",
-                    i + 1
-                )));
-            }
+        for ((_, here), (_, there)) in this.iter().zip(other) {
             match (here, there) {
                 (true, true) => c.both += 1,
                 (true, false) => c.only_this += 1,
@@ -74,6 +62,27 @@ impl Comparison {
         }
         (2.0 * tail).min(1.0)
     }
+}
+
+/// Checks that `texts` are the rows of run `other`, in its order: an error naming the first
+/// difference (or the counts) if not. `eval-parser --against` checks before it evaluates.
+pub fn same_rows<'a>(texts: impl ExactSizeIterator<Item = &'a str>, other: &[(String, bool)]) -> Result<()> {
+    if texts.len() != other.len() {
+        return Err(ParserError::Data(format!(
+            "the runs scored different rows ({} here, {} there): compare runs over the same split, --skip and --limit",
+            texts.len(),
+            other.len()
+        )));
+    }
+    for (i, (text, (text_there, _))) in texts.zip(other).enumerate() {
+        if text != text_there {
+            return Err(ParserError::Data(format!(
+                "row {} differs ({text:?} here, {text_there:?} there): compare runs over the same rows",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The rows of an `eval-parser --dump` file: each parse's text and whether it was right.
