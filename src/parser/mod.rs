@@ -19,7 +19,7 @@ pub mod model;
 pub mod pretrained;
 pub mod vocab;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use candle_core::{Device, Tensor};
 use candle_nn::VarBuilder;
@@ -94,6 +94,19 @@ pub struct NeuralParser {
     /// For a network trained with styles: how many of the most probable styles get a beam of
     /// their own (see [`decode::beam_by_style`]); 1 follows the single most probable style.
     pub styles_decoded: usize,
+}
+
+/// The directories of an ensemble's other networks in model directory `dir` (`partners/NN/`), in
+/// the order they vote; none for a single network.
+pub fn partner_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
+    let partners = dir.join(PARTNERS_DIR);
+    if !partners.is_dir() {
+        return Ok(Vec::new());
+    }
+    let entries = std::fs::read_dir(&partners).map_err(|source| ParserError::Io { path: partners.clone(), source })?;
+    let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    Ok(dirs)
 }
 
 /// The shipped ensemble's other networks (`models/parser/partners/NN/`: config, tokenizer,
@@ -221,7 +234,7 @@ impl NeuralParser {
     /// when the network uses pretrained word features, and the networks in `partners/` when it is
     /// an ensemble).
     pub fn load_dir(dir: &Path) -> Result<Self> {
-        let read = |path: std::path::PathBuf| std::fs::read(&path).map_err(|source| ParserError::Io { path, source });
+        let read = |path: PathBuf| std::fs::read(&path).map_err(|source| ParserError::Io { path, source });
         let config = read(dir.join(CONFIG_FILE))?;
         let meta: ModelMeta = serde_json::from_slice(&config)?;
         let device = model::default_device();
@@ -236,19 +249,12 @@ impl NeuralParser {
             features,
             device,
         )?;
-        let partners = dir.join(PARTNERS_DIR);
-        if partners.is_dir() {
-            let entries =
-                std::fs::read_dir(&partners).map_err(|source| ParserError::Io { path: partners.clone(), source })?;
-            let mut dirs: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_dir()).collect();
-            dirs.sort();
-            for d in dirs {
-                parser.add_partner(
-                    &read(d.join(CONFIG_FILE))?,
-                    &read(d.join(TOKENIZER_FILE))?,
-                    read(d.join(WEIGHTS_FILE))?,
-                )?;
-            }
+        for d in partner_dirs(dir)? {
+            parser.add_partner(
+                &read(d.join(CONFIG_FILE))?,
+                &read(d.join(TOKENIZER_FILE))?,
+                read(d.join(WEIGHTS_FILE))?,
+            )?;
         }
         Ok(parser)
     }

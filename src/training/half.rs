@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 
-use crate::parser::{NeuralParser, PARTNERS_DIR, ParserError, Result, WEIGHTS_FILE};
+use crate::parser::{NeuralParser, ParserError, Result, WEIGHTS_FILE, partner_dirs};
 
 /// What [`half_model`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,18 +51,9 @@ pub fn half_model(dir: &Path, out: &Path) -> Result<Halved> {
             out.display()
         )));
     }
+    // The networks, as paths relative to `dir`: the first network's own, then each partner's.
     let mut networks = vec![PathBuf::new()];
-    let partners = dir.join(PARTNERS_DIR);
-    if partners.is_dir() {
-        let mut found: Vec<PathBuf> = std::fs::read_dir(&partners)
-            .map_err(io(&partners))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.join(WEIGHTS_FILE).is_file())
-            .filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_path_buf))
-            .collect();
-        found.sort();
-        networks.extend(found);
-    }
+    networks.extend(partner_dirs(dir)?.into_iter().filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_path_buf)));
     // Listed before anything is written, so an `out` inside `dir` is not copied into itself.
     let files = files_under(dir, Path::new(""))?;
     let result = (|| {
