@@ -120,9 +120,14 @@ enum Command {
         /// Validate on at most this many rows per epoch (the final report uses all).
         #[arg(long)]
         valid_limit: Option<usize>,
-        /// Continue from the checkpoint in --out.
+        /// Continue from the checkpoint in --out (weights, optimizer state and schedule: give the
+        /// same options as the run it continues).
         #[arg(long)]
         resume: bool,
+        /// Stop after this epoch of the --epochs schedule, leaving the checkpoint for --resume: a
+        /// long run trained in parts ends with the weights of one run that never stopped.
+        #[arg(long, value_name = "EPOCH")]
+        pause_after: Option<usize>,
         /// Fine-tune this model directory (its weights, word vocabulary and sizes; new output
         /// tokens are appended) instead of starting from random weights, e.g.
         /// `--init models/parser --out /tmp/tuned`.
@@ -287,6 +292,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             valid_fraction,
             valid_limit,
             resume,
+            pause_after,
             init,
             features,
             ema,
@@ -321,6 +327,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ema,
                 styles,
                 tune_features,
+                pause_after,
                 ..Default::default()
             },
         }),

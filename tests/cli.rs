@@ -185,3 +185,48 @@ fn eval_parser_against_an_earlier_dump_counts_the_rows_each_got_right() {
     assert_ne!(code, 0);
     assert!(err.contains("not an eval-parser --dump record") && !out.contains("exact match"), "{err}");
 }
+
+#[test]
+fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
+    // Forty templated commands written as a released `text|json` file: a run of seconds.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("commands.txt");
+    let rows =
+        craftmate::training::templates::generate_from_dir(std::path::Path::new("data/templates"), 40, 3).unwrap();
+    let lines: Vec<String> = rows.iter().map(|ex| format!("{}|{}", ex.text(), ex.json)).collect();
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    let out = dir.path().join("model");
+    let (data, out) = (data.to_str().unwrap(), out.to_str().unwrap());
+    let run_in = |out: &str, more: &[&str]| {
+        let mut args = vec!["train", "--data", data, "--out", out, "--noop", "0", "--epochs", "3", "--d-model", "32"];
+        args.extend_from_slice(more);
+        craftmate(&args)
+    };
+    let run = |more: &[&str]| run_in(out, more);
+
+    let (code, stdout, stderr) = run(&["--pause-after", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("paused after epoch 1 of 3"), "{stdout}");
+    assert!(stdout.contains("--resume"), "the pause should say how to go on: {stdout}");
+    assert!(!stdout.contains("done in"), "{stdout}");
+    assert!(std::path::Path::new(out).join("optimizer.safetensors").exists());
+
+    // A checkpoint from before the optimizer's state was saved still resumes, with a warning.
+    let old = dir.path().join("old");
+    std::fs::create_dir(&old).unwrap();
+    for entry in std::fs::read_dir(out).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() && !path.ends_with("optimizer.safetensors") {
+            std::fs::copy(&path, old.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let (code, stdout, stderr) = run_in(old.to_str().unwrap(), &["--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("no optimizer state"), "{stderr}");
+    assert!(stdout.contains("done in"), "{stdout}");
+
+    let (code, stdout, stderr) = run(&["--resume"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("done in") && stdout.contains("3 epochs"), "{stdout}");
+    assert!(!stderr.contains("no optimizer state"), "the optimizer's state was not picked up: {stderr}");
+}

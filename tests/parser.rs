@@ -269,6 +269,65 @@ fn tuned_word_features_train_with_the_network_and_travel_with_it() {
     assert_ne!(weights(&saved), weights(features.path()), "resuming put the untrained features back");
 }
 
+/// The largest difference between two sets of weights with the same names.
+fn largest_gap(
+    a: &std::collections::BTreeMap<String, Vec<f32>>,
+    b: &std::collections::BTreeMap<String, Vec<f32>>,
+) -> f32 {
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    a.values().zip(b.values()).flat_map(|(x, y)| x.iter().zip(y).map(|(p, q)| (p - q).abs())).fold(0.0, f32::max)
+}
+
+#[test]
+fn a_paused_run_resumed_ends_with_the_weights_of_a_run_that_never_stopped() {
+    let features = tiny_features();
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 9).unwrap();
+    // Dropout, word dropout and tuned features: every kind of state a checkpoint must carry.
+    let opts = trainer::Options {
+        epochs: 3,
+        dropout: 0.1,
+        features: Some(features.path().into()),
+        tune_features: Some(3e-3),
+        ..tiny_options()
+    };
+    let valid = &examples[..4];
+    let straight = tempfile::tempdir().unwrap();
+    let (_, report) = trainer::train(&examples, valid, &opts, Some(straight.path()), trainer::Start::Fresh).unwrap();
+    assert!(!report.paused);
+
+    // The same run in two parts: paused after its first epoch, then resumed to its end.
+    let run_in_parts = |drop_optimizer: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let first = trainer::Options { pause_after: Some(1), ..opts.clone() };
+        let (_, report) = trainer::train(&examples, valid, &first, Some(dir.path()), trainer::Start::Fresh).unwrap();
+        assert!(report.paused);
+        assert_eq!(report.epochs_run, 1);
+        assert!(!dir.path().join("checkpoint.safetensors.partial").exists(), "a half-written checkpoint was left");
+        if drop_optimizer {
+            std::fs::remove_file(dir.path().join(trainer::OPTIMIZER_STATE)).unwrap();
+            std::fs::remove_file(dir.path().join(trainer::FEATURES_OPTIMIZER)).unwrap();
+        }
+        let (_, report) = trainer::train(&examples, valid, &opts, Some(dir.path()), trainer::Start::Resume).unwrap();
+        assert!(!report.paused);
+        assert_eq!(report.epochs_run, 3);
+        assert_eq!(report.epoch_losses.len(), 3);
+        dir
+    };
+    let resumed = run_in_parts(false);
+    for file in ["checkpoint.safetensors", trainer::FEATURES_CHECKPOINT] {
+        let gap = largest_gap(&weights(straight.path(), file), &weights(resumed.path(), file));
+        assert!(gap <= 1e-6, "{file}: the resumed run drifted from the one that never stopped by {gap}");
+    }
+    // Resumed without the optimizer's state (as checkpoints were before it was saved): the moments
+    // restart from zero and the weights go elsewhere, which is what the state is for.
+    let restarted = run_in_parts(true);
+    let gap = largest_gap(
+        &weights(straight.path(), "checkpoint.safetensors"),
+        &weights(restarted.path(), "checkpoint.safetensors"),
+    );
+    assert!(gap > 1e-4, "restarting the optimizer changed nothing ({gap}): this test could not fail");
+}
+
 /// Two tiny models fine-tuned from one base with different seeds, in `root`/a and `root`/b.
 fn two_fine_tuned_runs(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 7).unwrap();

@@ -77,6 +77,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let (parser, report) = trainer::train(&train, &valid, &args.options, Some(args.out), start)?;
     let _ = parser;
+    if report.paused {
+        // The final report waits for the run's end.
+        println!(
+            "paused after epoch {} of {} in {:.0}s (best epoch so far {}, {:.2}% on the validated rows); run the \
+             same command with --resume (without --pause-after, or a later one) to go on",
+            report.epochs_run, args.options.epochs, report.seconds, report.best_epoch, report.best_valid_exact
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let best = craftmate::parser::NeuralParser::load_dir(args.out)?;
     let final_eval = eval::evaluate(&best, &valid);
     std::fs::write(

@@ -1,11 +1,12 @@
 //! Training and evaluating the neural parser: data loading and splitting ([`data`]), the templated
 //! command generator ([`templates`]), more rows made from the annotated ones by swapping span
 //! words ([`swaps`]), the training loop ([`trainer`]) with its running average of the weights
-//! ([`ema`]) and its fine-tuning of the pretrained word features ([`tune`]), weight averaging of
+//! ([`ema`]), its resumable optimizer ([`adamw`]) and its fine-tuning of the pretrained word features ([`tune`]), weight averaging of
 //! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]), half-size (f16) copies
 //! of trained models ([`half`]), the benchmark ([`eval`]) and row-by-row comparisons of two
 //! models' results ([`compare`]).
 
+pub mod adamw;
 pub mod average;
 pub mod compare;
 pub mod data;

@@ -1,20 +1,23 @@
 //! The training loop: builds vocabularies and the grammar from the training forms, trains the
 //! network with teacher forcing (token cross-entropy + start/end pointer cross-entropy), validates
 //! after every epoch by exact match, keeps the best weights (early stopping), and writes a
-//! checkpoint each epoch so an interrupted run can resume. Everything random is seeded.
+//! checkpoint each epoch so an interrupted run can resume. Everything random is seeded, per epoch,
+//! and the checkpoint carries the optimizer's state: a run paused (`--pause-after`) or stopped
+//! between epochs and resumed ends with the weights of one that never stopped.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use candle_core::{DType, Device, Tensor};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{ParamsAdamW, VarBuilder, VarMap};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
+use super::adamw::AdamW;
 use super::data::Example;
 use super::ema::WeightAverage;
 use super::eval;
@@ -52,6 +55,10 @@ pub struct Options {
     pub min_count: usize,
     /// Stop after this many optimizer steps (tests).
     pub max_steps: Option<usize>,
+    /// Stop after this epoch of the `epochs`-long schedule, leaving the checkpoint for a resumed
+    /// run to continue exactly where this one stopped: a long run trained in parts.
+    #[serde(default)]
+    pub pause_after: Option<usize>,
     /// Validate on at most this many examples per epoch.
     pub valid_limit: Option<usize>,
     pub progress: bool,
@@ -99,6 +106,7 @@ impl Default for Options {
             word_dropout: 0.1,
             min_count: 2,
             max_steps: None,
+            pause_after: None,
             valid_limit: None,
             progress: true,
             features: None,
@@ -131,6 +139,9 @@ pub struct TrainReport {
     /// compare with `epoch_valid`.
     #[serde(default)]
     pub epoch_valid_trained: Vec<f64>,
+    /// The run stopped at `pause_after` before its last epoch; `--resume` continues it.
+    #[serde(default)]
+    pub paused: bool,
 }
 
 /// Resume point written after every epoch.
@@ -220,8 +231,12 @@ fn resume_note(state: &Checkpoint, epochs: usize, peak: f64, batches_per_epoch: 
 
 const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
 const CHECKPOINT_STATE: &str = "checkpoint.json";
+/// The optimizer's moments and step count after the last epoch ([`AdamW::save`]).
+pub const OPTIMIZER_STATE: &str = "optimizer.safetensors";
 /// With `--tune-features`: the features' trained layers after the last epoch, in f32.
 pub const FEATURES_CHECKPOINT: &str = "features.checkpoint.safetensors";
+/// With `--tune-features`: their optimizer's state after the last epoch.
+pub const FEATURES_OPTIMIZER: &str = "features.optimizer.safetensors";
 /// With `--ema`: the averaged weights after the last epoch (a run's "last" model when averaging).
 pub const AVERAGE_WEIGHTS: &str = "average.safetensors";
 const MAX_WORDS: usize = 64;
@@ -545,8 +560,7 @@ pub fn save_model(parser: &NeuralParser, varmap: &VarMap, dir: &Path) -> Result<
         grammar: parser.grammar.clone(),
     };
     save_meta(&meta, &parser.words, dir)?;
-    varmap.save(dir.join(WEIGHTS_FILE))?;
-    Ok(())
+    write_together(dir, vec![(WEIGHTS_FILE, Box::new(|path| Ok(varmap.save(path)?)))])
 }
 
 /// Copies a word-features model's three files next to a saved network.
@@ -574,13 +588,49 @@ fn save_meta(meta: &ModelMeta, words: &WordVocab, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Shuffles the training rows for `epoch`, with length bucketing: pools of 50 batches are sorted
+/// by output length so batches carry little padding. Returns the epoch's generator, which then
+/// shuffles the batches.
+fn arrange(order: &mut [usize], prepared: &[Prepared], opts: &Options, epoch: usize) -> StdRng {
+    let mut rng = StdRng::seed_from_u64(opts.seed.wrapping_add(epoch as u64));
+    order.shuffle(&mut rng);
+    for pool in order.chunks_mut(opts.batch_size * 50) {
+        pool.sort_by_key(|&i| prepared[i].tokens.len());
+    }
+    rng
+}
+
+/// Writes one checkpoint file to the path it is given.
+type Writer<'a> = Box<dyn FnOnce(&Path) -> Result<()> + 'a>;
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|source| ParserError::Io { path: path.into(), source })
+}
+
+/// Writes a checkpoint's files so that a run stopped at any moment (Ctrl-C, a closed laptop, a
+/// full disk) leaves a whole checkpoint to resume from, this epoch's or the last one's: every file
+/// is written under a `.partial` name first, and only when all are written are they renamed over
+/// the old ones, the state that names the epoch last.
+fn write_together(dir: &Path, files: Vec<(&str, Writer)>) -> Result<()> {
+    let partial = |name: &str| dir.join(format!("{name}.partial"));
+    let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+    for (name, write) in files {
+        write(&partial(name))?;
+    }
+    for name in names {
+        let to = dir.join(name);
+        std::fs::rename(partial(name), &to).map_err(|source| ParserError::Io { path: to, source })?;
+    }
+    Ok(())
+}
+
 /// Where a run's weights start.
 #[derive(Debug, Clone, Copy)]
 pub enum Start<'a> {
     /// Seeded random weights and vocabularies built from the training examples.
     Fresh,
-    /// `out`'s checkpoint (weights, epoch and best score carry over; the optimizer's moment
-    /// estimates restart), or fresh when there is none.
+    /// `out`'s checkpoint (weights, optimizer state, epoch and best score carry over: the run
+    /// goes on as if it had never stopped), or fresh when there is none.
     Resume,
     /// Fine-tune the model in this directory: its weights, vocabularies and sizes; its grammar
     /// extended by the training forms.
@@ -691,12 +741,26 @@ pub fn train(
         }
         (state.planned_epochs, state.planned_lr) = (opts.epochs, opts.lr);
         if let (Some(tuned), true) = (&mut tuned, ckpt_path(FEATURES_CHECKPOINT).exists()) {
-            tuned.load_checkpoint(&ckpt_path(FEATURES_CHECKPOINT))?;
+            let optimizer = ckpt_path(FEATURES_OPTIMIZER);
+            tuned
+                .load_checkpoint(&ckpt_path(FEATURES_CHECKPOINT), optimizer.exists().then_some(optimizer.as_path()))?;
             parser.features = Some(tuned.word_features(&parser.device)?);
         }
     }
 
-    let mut opt = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: opts.lr, weight_decay: 0.01, ..Default::default() })?;
+    let mut opt = AdamW::new(&varmap, ParamsAdamW { lr: opts.lr, weight_decay: 0.01, ..Default::default() })?;
+    if resume && state.epoch > 0 {
+        if ckpt_path(OPTIMIZER_STATE).exists() {
+            opt.load(&ckpt_path(OPTIMIZER_STATE))?;
+        } else {
+            // Checkpoints written before the optimizer's state was saved.
+            tracing::warn!(
+                "the checkpoint in {} has no optimizer state ({OPTIMIZER_STATE}): AdamW's moment estimates restart \
+                 from zero, so the next steps differ from those of a run that never stopped",
+                out.map_or_else(String::new, |d| d.display().to_string())
+            );
+        }
+    }
     let schedule = Schedule::new(opts.lr, batches_per_epoch, opts.epochs);
     let mut step = state.epoch * batches_per_epoch;
     let mut average = opts.ema.map(|decay| WeightAverage::new(&varmap, decay, step as u64)).transpose()?;
@@ -705,16 +769,15 @@ pub fn train(
     }
     let valid_set = &valid[..valid.len().min(opts.valid_limit.unwrap_or(usize::MAX))];
     let mut order: Vec<usize> = (0..prepared.len()).collect();
+    // Each epoch reorders the last one's order, so a resumed run replays the earlier epochs'
+    // reorderings (not their training) to draw the batches the run would have drawn.
+    for epoch in 0..state.epoch {
+        arrange(&mut order, &prepared, opts, epoch);
+    }
 
     for epoch in state.epoch..opts.epochs {
         let dropout = Dropout::new(opts.dropout, opts.seed.wrapping_add(epoch as u64 * 7919));
-        let mut rng = StdRng::seed_from_u64(opts.seed.wrapping_add(epoch as u64));
-        order.shuffle(&mut rng);
-        // Length bucketing: sort pools of 50 batches by output length so batches carry little
-        // padding, then shuffle the batches.
-        for pool in order.chunks_mut(opts.batch_size * 50) {
-            pool.sort_by_key(|&i| prepared[i].tokens.len());
-        }
+        let mut rng = arrange(&mut order, &prepared, opts, epoch);
         let mut batches: Vec<&[usize]> = order.chunks(opts.batch_size).collect();
         batches.shuffle(&mut rng);
         let bar = if opts.progress { ProgressBar::new(batches_per_epoch as u64) } else { ProgressBar::hidden() };
@@ -825,15 +888,27 @@ pub fn train(
             );
         }
         if let Some(dir) = out {
-            varmap.save(dir.join(CHECKPOINT_WEIGHTS))?;
+            let mut files: Vec<(&str, Writer)> = vec![
+                (CHECKPOINT_WEIGHTS, Box::new(|path| Ok(varmap.save(path)?))),
+                (OPTIMIZER_STATE, Box::new(|path| opt.save(path))),
+            ];
             if let Some(average) = &average {
-                average.save(&dir.join(AVERAGE_WEIGHTS))?;
+                files.push((AVERAGE_WEIGHTS, Box::new(|path| average.save(path))));
             }
             if let Some(tuned) = &tuned {
-                tuned.save_checkpoint(&dir.join(FEATURES_CHECKPOINT))?;
+                files.push((FEATURES_CHECKPOINT, Box::new(|path| tuned.save_layers(path))));
+                files.push((FEATURES_OPTIMIZER, Box::new(|path| tuned.save_optimizer(path))));
             }
-            let path = dir.join(CHECKPOINT_STATE);
-            std::fs::write(&path, serde_json::to_string(&state)?).map_err(|source| ParserError::Io { path, source })?;
+            let json = serde_json::to_string(&state)?;
+            files.push((CHECKPOINT_STATE, Box::new(move |path| write_file(path, json.as_bytes()))));
+            write_together(dir, files)?;
+        }
+        if opts.pause_after == Some(epoch + 1) && epoch + 1 < opts.epochs {
+            if opts.progress {
+                eprintln!("paused after epoch {} of {}: `--resume` continues the run", epoch + 1, opts.epochs);
+            }
+            report.paused = true;
+            break;
         }
         if state.bad_epochs >= opts.patience {
             if opts.progress {

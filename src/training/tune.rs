@@ -19,7 +19,9 @@
 use std::path::Path;
 
 use candle_core::{D, DType, Device, Module, Tensor, Var};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{ParamsAdamW, VarBuilder, VarMap};
+
+use super::adamw::AdamW;
 
 use crate::parser::layers::{Dense, LayerNorm};
 use crate::parser::pretrained::{Pieces, Unpacked, WordFeatures};
@@ -92,7 +94,7 @@ impl TunedFeatures {
         let frozen = VarBuilder::from_tensors(model.tensors.clone(), DType::F32, &device);
         let embedding_norm = LayerNorm::load_eps(h, eps, frozen.pp("embeddings.LayerNorm"))?;
         let params = ParamsAdamW { lr, weight_decay: 0.01, ..Default::default() };
-        let optimizer = AdamW::new(varmap.all_vars(), params)?;
+        let optimizer = AdamW::new(&varmap, params)?;
         Ok(TunedFeatures { model, varmap, embedding_norm, layers, optimizer, peak_lr: lr })
     }
 
@@ -139,7 +141,7 @@ impl TunedFeatures {
     /// `fraction` of the peak learning rate.
     pub fn step(&mut self, grads: &candle_core::backprop::GradStore, fraction: f64) -> Result<()> {
         self.optimizer.set_learning_rate(self.peak_lr * fraction);
-        Ok(self.optimizer.step(grads)?)
+        self.optimizer.step(grads)
     }
 
     /// Copies the trained layers' current values into the model's tensors.
@@ -164,13 +166,22 @@ impl TunedFeatures {
     }
 
     /// Writes the trained layers in f32 (a resumable checkpoint).
-    pub fn save_checkpoint(&self, path: &Path) -> Result<()> {
+    pub fn save_layers(&self, path: &Path) -> Result<()> {
         Ok(self.varmap.save(path)?)
     }
 
-    /// Sets the trained layers from a checkpoint written by [`TunedFeatures::save_checkpoint`].
-    pub fn load_checkpoint(&mut self, path: &Path) -> Result<()> {
+    /// Writes the layers' optimizer state (the rest of a resumable checkpoint).
+    pub fn save_optimizer(&self, path: &Path) -> Result<()> {
+        self.optimizer.save(path)
+    }
+
+    /// Sets the trained layers from a checkpoint written by [`TunedFeatures::save_layers`],
+    /// and the optimizer's state when `optimizer` is given (else its moments start from zero).
+    pub fn load_checkpoint(&mut self, path: &Path, optimizer: Option<&Path>) -> Result<()> {
         self.varmap.load(path)?;
+        if let Some(optimizer) = optimizer {
+            self.optimizer.load(optimizer)?;
+        }
         self.snapshot()
     }
 }
@@ -261,11 +272,17 @@ mod tests {
         assert!(relative_error(&embeddings[name], &a[name]) < 0.01);
         assert!(b.contains_key("encoder.layer.0.attention.self.query.weight.q8"), "saved unpacked");
 
-        // A checkpoint restores the layers exactly.
-        let ckpt = out.path().join("tuned.safetensors");
-        tuned.save_checkpoint(&ckpt).unwrap();
+        // A checkpoint restores the layers exactly, and with the optimizer's state the next step too.
+        let (ckpt, opt) = (out.path().join("tuned.safetensors"), out.path().join("tuned.optimizer.safetensors"));
+        tuned.save_layers(&ckpt).unwrap();
+        tuned.save_optimizer(&opt).unwrap();
         let mut again = TunedFeatures::new(Unpacked::load_dir(dir.path(), &Device::Cpu).unwrap(), 1e-2).unwrap();
-        again.load_checkpoint(&ckpt).unwrap();
+        again.load_checkpoint(&ckpt, Some(&opt)).unwrap();
         assert!(relative_error(&again.forward(&pieces).unwrap(), &now) < 1e-6);
+        for t in [&mut tuned, &mut again] {
+            let grads = loss(t).backward().unwrap();
+            t.step(&grads, 1.0).unwrap();
+        }
+        assert!(relative_error(&again.forward(&pieces).unwrap(), &tuned.forward(&pieces).unwrap()) < 1e-6);
     }
 }
