@@ -429,6 +429,65 @@ fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
 }
 
 #[test]
+fn networks_with_their_own_tuned_features_ensemble_keeping_only_the_tensors_that_differ() {
+    use craftmate::training::{ensemble::ensemble_models, half::half_model};
+    let tmp = tempfile::tempdir().unwrap();
+    let features = tiny_features();
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 12).unwrap();
+    // Two networks, each tuning its own copy of one features model.
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for (dir, seed) in [(&a, 1), (&b, 2)] {
+        let opts = trainer::Options {
+            epochs: 1,
+            seed,
+            features: Some(features.path().into()),
+            tune_features: Some(3e-3),
+            ..tiny_options()
+        };
+        trainer::train(&examples, &[], &opts, Some(dir), trainer::Start::Fresh).unwrap();
+    }
+    let pair = tmp.path().join("pair");
+    ensemble_models(&[a.clone(), b.clone()], &pair).unwrap();
+
+    // The partner keeps its tuned layers only: the frozen word-piece embeddings are the first's.
+    let own = pair.join("partners/01/features/model.safetensors");
+    let kept = candle_core::safetensors::load(&own, &candle_core::Device::Cpu).unwrap();
+    assert!(!kept.is_empty());
+    assert!(kept.keys().all(|name| name.starts_with("encoder.layer.")), "{:?}", kept.keys());
+    let whole = std::fs::metadata(b.join("features/model.safetensors")).unwrap().len();
+    assert!(std::fs::metadata(&own).unwrap().len() < whole);
+
+    // Each network reads its own features: the pair's first step is the mean of the two alone.
+    let parsers = [&a, &b, &pair].map(|dir| NeuralParser::load_dir(dir).unwrap());
+    assert!(parsers[2].partners[0].features.is_some());
+    for text in ["build a red cube here", "go to the blue house"] {
+        let (x, y, z) = (first_step(&parsers[0], text), first_step(&parsers[1], text), first_step(&parsers[2], text));
+        for i in 0..x.len() {
+            assert!((z[i] - (x[i] + y[i]) / 2.0).abs() < 1e-3, "{text}: {} vs mean of {} and {}", z[i], x[i], y[i]);
+        }
+        assert!(validate(&normalize(text), &parsers[2].parse(text).lf).is_ok(), "{text:?}");
+    }
+    // A half-size copy carries the partner's features along.
+    let half = tmp.path().join("half");
+    half_model(&pair, &half).unwrap();
+    assert!(NeuralParser::load_dir(&half).unwrap().partners[0].features.is_some());
+
+    // Features of another vocabulary are not a tuned copy of the first's: refused, nothing written.
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(other.join("features")).unwrap();
+    for name in ["config.json", "tokenizer.json", "model.safetensors"] {
+        std::fs::copy(b.join(name), other.join(name)).unwrap();
+    }
+    let bert = tempfile::tempdir().unwrap();
+    craftmate::parser::pretrained::write_tiny_bert(bert.path()).unwrap();
+    craftmate::parser::pretrained::pack(bert.path(), ["dig a hole"].into_iter(), 1, None, &other.join("features"))
+        .unwrap();
+    let err = ensemble_models(&[a, other], &tmp.path().join("x")).unwrap_err().to_string();
+    assert!(err.contains("differ in their") && err.contains("tuned from it"), "{err}");
+    assert!(!tmp.path().join("x").exists(), "nothing is written for a refused ensemble");
+}
+
+#[test]
 fn an_ensemble_refuses_members_that_write_other_tokens() {
     use craftmate::training::ensemble::ensemble_models;
     let tmp = tempfile::tempdir().unwrap();

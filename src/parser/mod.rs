@@ -60,7 +60,9 @@ pub const WEIGHTS_FILE: &str = "model.safetensors";
 /// The sub-directory holding the pretrained word-features model, for models that use one.
 pub const FEATURES_DIR: &str = "features";
 /// The sub-directory holding an ensemble's other networks, one directory each (config, tokenizer,
-/// weights; the features model is shared), read in name order.
+/// weights; the features model is shared), read in name order. A partner trained with features
+/// of its own (tuned, `train --tune-features`) has a `features/` holding only the weights file of
+/// the tensors that differ from the first network's features model.
 pub const PARTNERS_DIR: &str = "partners";
 
 /// What `config.json` holds besides the weights: network sizes, output tokens and the grammar.
@@ -76,6 +78,9 @@ pub struct ModelMeta {
 pub struct Partner {
     pub net: Seq2Seq,
     pub words: WordVocab,
+    /// Its own word features, when they differ from the first network's (each network tuned its
+    /// own); `None` reads the first network's.
+    pub features: Option<WordFeatures>,
 }
 
 /// The neural parser: network, vocabularies and grammar.
@@ -209,24 +214,36 @@ impl NeuralParser {
     }
 
     /// Adds a network that decodes alongside this one (an ensemble member) from its three model
-    /// files' contents; an error unless it writes the same output tokens and reads word features
-    /// of the same length. This parser's grammar constrains what they decode together.
-    pub fn add_partner(&mut self, config: &[u8], tokenizer: &[u8], weights: Vec<u8>) -> Result<()> {
+    /// files' contents and, when it reads word features of its own, those; an error unless it
+    /// writes the same output tokens and reads word features of the same length. This parser's
+    /// grammar constrains what they decode together.
+    pub fn add_partner(
+        &mut self,
+        config: &[u8],
+        tokenizer: &[u8],
+        weights: Vec<u8>,
+        features: Option<WordFeatures>,
+    ) -> Result<()> {
         let meta: ModelMeta = serde_json::from_slice(config)?;
         if meta.out_tokens != self.out.tokens {
             return Err(ParserError::Data(
                 "an ensemble member must have the same output tokens as the first network".into(),
             ));
         }
-        if meta.model.word_features != self.net.cfg.word_features || meta.model.max_tokens != self.net.cfg.max_tokens {
+        let own_dim = features.as_ref().map(|f| f.dim);
+        if meta.model.word_features != self.net.cfg.word_features
+            || own_dim.is_some_and(|d| d != meta.model.word_features)
+            || meta.model.max_tokens != self.net.cfg.max_tokens
+        {
             return Err(ParserError::Data(
-                "an ensemble member must read the same word features and write forms of the same length".into(),
+                "an ensemble member must read word features of the same length and write forms of the same length"
+                    .into(),
             ));
         }
         let vb = VarBuilder::from_buffered_safetensors(weights, model::DTYPE, &self.device)?;
         let mut net = Seq2Seq::load(meta.model, vb)?;
         net.freeze()?;
-        self.partners.push(Partner { net, words: WordVocab::from_bytes(tokenizer)? });
+        self.partners.push(Partner { net, words: WordVocab::from_bytes(tokenizer)?, features });
         Ok(())
     }
 
@@ -247,13 +264,28 @@ impl NeuralParser {
             &read(dir.join(TOKENIZER_FILE))?,
             read(dir.join(WEIGHTS_FILE))?,
             features,
-            device,
+            device.clone(),
         )?;
         for d in partner_dirs(dir)? {
+            // Its own features: the first network's features model with the partner's tensors.
+            let changed = d.join(FEATURES_DIR).join(pretrained::WEIGHTS_FILE);
+            let features = if changed.is_file() {
+                let base = dir.join(FEATURES_DIR);
+                Some(WordFeatures::from_bytes_changed(
+                    &read(base.join(pretrained::CONFIG_FILE))?,
+                    &read(base.join(pretrained::TOKENIZER_FILE))?,
+                    &read(base.join(pretrained::WEIGHTS_FILE))?,
+                    &read(changed)?,
+                    &device,
+                )?)
+            } else {
+                None
+            };
             parser.add_partner(
                 &read(d.join(CONFIG_FILE))?,
                 &read(d.join(TOKENIZER_FILE))?,
                 read(d.join(WEIGHTS_FILE))?,
+                features,
             )?;
         }
         Ok(parser)
@@ -283,32 +315,36 @@ impl NeuralParser {
             device,
         )?;
         for (config, tokenizer, weights) in SHIPPED_PARTNERS {
-            parser.add_partner(config, tokenizer, weights.to_vec())?;
+            parser.add_partner(config, tokenizer, weights.to_vec(), None)?;
         }
         Ok(parser)
     }
 
-    /// Every network, the parser's own first, with its word vocabulary.
-    fn members(&self) -> impl Iterator<Item = (&Seq2Seq, &WordVocab)> {
-        std::iter::once((&self.net, &self.words)).chain(self.partners.iter().map(|p| (&p.net, &p.words)))
+    /// Every network, the parser's own first, with its word vocabulary and its own word features
+    /// (`None`: the first network's).
+    fn members(&self) -> impl Iterator<Item = (&Seq2Seq, &WordVocab, Option<&WordFeatures>)> {
+        std::iter::once((&self.net, &self.words, None))
+            .chain(self.partners.iter().map(|p| (&p.net, &p.words, p.features.as_ref())))
     }
 
     /// Encodes normalised words (at least one; cut to the model's limit) for each network, the
-    /// parser's own first; the pretrained word features are computed once for all.
+    /// parser's own first; the first network's pretrained word features are computed once for
+    /// all the networks that share them.
     pub fn encode(&self, words: &[String]) -> Result<Vec<Encoded>> {
         let words = &words[..words.len().min(self.net.cfg.max_words)];
-        let features = self.features.as_ref().map(|f| f.features(&[words])).transpose()?;
+        let shared = self.features.as_ref().map(|f| f.features(&[words])).transpose()?;
         self.members()
-            .map(|(net, vocab)| {
+            .map(|(net, vocab, own)| {
                 let (ids, tri, lengths) = input_tensors(vocab, net.cfg.trigram_buckets, &[words], None, &self.device)?;
-                Ok(net.encode(&ids, &tri, &lengths, features.as_ref(), None)?)
+                let own = own.map(|f| f.features(&[words])).transpose()?;
+                Ok(net.encode(&ids, &tri, &lengths, own.as_ref().or(shared.as_ref()), None)?)
             })
             .collect()
     }
 
     /// Every network with its encoding of one input (from [`NeuralParser::encode`]), ready to decode.
     pub fn ensemble<'a>(&'a self, encodings: &'a [Encoded]) -> decode::Ensemble<'a> {
-        decode::Ensemble::new(self.members().map(|(net, _)| net).zip(encodings).collect())
+        decode::Ensemble::new(self.members().map(|(net, _, _)| net).zip(encodings).collect())
     }
 
     /// Decodes in the annotation style `style` only (`style:a0`, …), for a network trained with

@@ -75,6 +75,33 @@ impl WordFeatures {
         Unpacked::load_dir(dir, device)?.word_features(device)
     }
 
+    /// A features model that differs from another (its three files' contents) in some tensors
+    /// only: `changed` is a weights file holding those, stored as the other's are. Two networks
+    /// tuned from one features model keep the same frozen word-piece embeddings (most of its bytes)
+    /// and differ in their layers, so an ensemble's partner stores only its own layers beside the
+    /// first network's whole features model (see [`crate::training::ensemble`]).
+    pub fn from_bytes_changed(
+        config: &[u8],
+        tokenizer: &[u8],
+        weights: &[u8],
+        changed: &[u8],
+        device: &Device,
+    ) -> Result<Self> {
+        let mut tensors = candle_core::safetensors::load_buffer(weights, device)?;
+        for (name, t) in candle_core::safetensors::load_buffer(changed, device)? {
+            match tensors.get(&name) {
+                Some(was) if was.shape() == t.shape() && was.dtype() == t.dtype() => {}
+                _ => {
+                    return Err(ParserError::Data(format!(
+                        "changed word features: {name} is not a tensor of that shape in the features model they change"
+                    )));
+                }
+            }
+            tensors.insert(name, t);
+        }
+        Unpacked::from_stored(config.to_vec(), tokenizer.to_vec(), tensors)?.word_features(device)
+    }
+
     /// Features of a batch of word rows: (B, S, dim) with S the longest row; padding positions and
     /// words that produced no word piece are zero.
     pub fn features(&self, rows: &[&[String]]) -> Result<Tensor> {
@@ -148,7 +175,12 @@ impl Unpacked {
     /// The three files' contents; the weights may be plain (f32/f16) or packed (int8 rows with
     /// scales).
     pub fn from_bytes(config_json: Vec<u8>, tokenizer_json: Vec<u8>, weights: &[u8], device: &Device) -> Result<Self> {
-        let tensors = dequantize(candle_core::safetensors::load_buffer(weights, device)?)?
+        Self::from_stored(config_json, tokenizer_json, candle_core::safetensors::load_buffer(weights, device)?)
+    }
+
+    /// The same from the weights file's tensors as stored (packed or plain).
+    pub fn from_stored(config_json: Vec<u8>, tokenizer_json: Vec<u8>, stored: HashMap<String, Tensor>) -> Result<Self> {
+        let tensors = dequantize(stored)?
             .into_iter()
             .map(|(name, t)| (name.strip_prefix("bert.").map(str::to_string).unwrap_or(name), t))
             .collect();
