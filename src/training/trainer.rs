@@ -162,6 +162,10 @@ struct Checkpoint {
     planned_epochs: usize,
     #[serde(default)]
     planned_lr: f64,
+    /// The run's [`Options`] when the checkpoint was written (absent in checkpoints from before
+    /// session 28), so a resumed run can say which of its settings differ.
+    #[serde(default)]
+    settings: Option<serde_json::Value>,
 }
 
 /// The learning-rate schedule: a linear warm-up over half an epoch (at most 400 steps) to the
@@ -227,6 +231,35 @@ fn resume_note(state: &Checkpoint, epochs: usize, peak: f64, batches_per_epoch: 
             if now > was { " (a warm restart, not the schedule of a run this long from scratch)" } else { "" }
         )
     })
+}
+
+/// Settings a resumed run may change without becoming another run: the schedule's (see
+/// [`resume_note`]), and when to stop, pause, validate and show progress.
+const FREE_ON_RESUME: &[&str] = &["epochs", "lr", "patience", "valid_limit", "progress", "max_steps", "pause_after"];
+
+/// The settings (`Options` as JSON) a resumed run changes from those its checkpoint was written
+/// with, as `seed 42 → 13`: each makes the rest of the run differ from the one it continues
+/// (another seed draws other batches and dropout; another dropout or feature setting trains
+/// another network).
+fn changed_settings(saved: &serde_json::Value, now: &serde_json::Value) -> Vec<String> {
+    let (Some(saved), Some(now)) = (saved.as_object(), now.as_object()) else { return Vec::new() };
+    now.iter()
+        .filter(|(key, _)| !FREE_ON_RESUME.contains(&key.as_str()))
+        .filter_map(|(key, value)| {
+            // A setting the checkpoint's version did not have yet cannot be compared.
+            let was = saved.get(key)?;
+            (was != value).then(|| format!("{key} {} → {}", show(was), show(value)))
+        })
+        .collect()
+}
+
+/// A setting's value as a user typed it: an f32 option (dropout 0.1) reads back from JSON as the
+/// nearest f64 (0.10000000149011612), so a value that is an f32 is shown as one.
+fn show(value: &serde_json::Value) -> String {
+    match value.as_f64() {
+        Some(v) if value.is_f64() && (v as f32) as f64 == v => (v as f32).to_string(),
+        _ => value.to_string(),
+    }
 }
 
 const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
@@ -727,6 +760,7 @@ pub fn train(
         epoch_valid_trained: vec![],
         planned_epochs: opts.epochs,
         planned_lr: opts.lr,
+        settings: Some(serde_json::to_value(opts)?),
     };
     let ckpt_path = |name: &str| out.map(|d| d.join(name)).unwrap_or_else(|| PathBuf::from(name));
     let batches_per_epoch = prepared.len().div_ceil(opts.batch_size);
@@ -740,6 +774,16 @@ pub fn train(
             tracing::warn!("{note}");
         }
         (state.planned_epochs, state.planned_lr) = (opts.epochs, opts.lr);
+        let settings = serde_json::to_value(opts)?;
+        let changed = state.settings.as_ref().map(|saved| changed_settings(saved, &settings)).unwrap_or_default();
+        if !changed.is_empty() {
+            tracing::warn!(
+                "resuming with other settings than the checkpoint was written with ({}): the rest of the run is not \
+                 the one it continues",
+                changed.join(", ")
+            );
+        }
+        state.settings = Some(settings);
         if let (Some(tuned), true) = (&mut tuned, ckpt_path(FEATURES_CHECKPOINT).exists()) {
             let optimizer = ckpt_path(FEATURES_OPTIMIZER);
             tuned
@@ -941,7 +985,30 @@ mod tests {
             epoch_valid_trained: vec![],
             planned_epochs,
             planned_lr,
+            settings: None,
         }
+    }
+
+    #[test]
+    fn a_resumed_run_names_the_settings_it_changes_but_not_the_free_ones() {
+        let saved = serde_json::to_value(Options { seed: 42, ..Default::default() }).unwrap();
+        let same =
+            Options { seed: 42, epochs: 60, lr: 3e-4, patience: 100, pause_after: Some(30), ..Default::default() };
+        assert!(changed_settings(&saved, &serde_json::to_value(same).unwrap()).is_empty());
+        let other = Options { seed: 13, dropout: 0.2, tune_features: Some(3e-5), ..Default::default() };
+        let changed = changed_settings(&saved, &serde_json::to_value(other).unwrap());
+        assert_eq!(changed.len(), 3, "{changed:?}");
+        assert!(changed.contains(&"seed 42 → 13".to_string()), "{changed:?}");
+        assert!(changed.contains(&"dropout 0.1 → 0.2".to_string()), "{changed:?}");
+        assert!(changed.iter().any(|c| c.starts_with("tune_features null → ")), "{changed:?}");
+        // A setting the checkpoint's version lacked is not a change.
+        let mut old = saved.clone();
+        old.as_object_mut().unwrap().remove("tune_features");
+        let changed = changed_settings(
+            &old,
+            &serde_json::to_value(Options { tune_features: Some(3e-5), ..Default::default() }).unwrap(),
+        );
+        assert!(changed.is_empty(), "{changed:?}");
     }
 
     #[test]
