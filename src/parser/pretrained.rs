@@ -248,7 +248,9 @@ struct QLinear {
 }
 
 struct QuantLayer {
-    qkv: [QLinear; 3],
+    /// The query, key and value projections as one matrix (their rows stacked): one product,
+    /// and the input quantized once for it, instead of three.
+    qkv: QLinear,
     attn_out: QLinear,
     attn_norm: RowNorm,
     up: QLinear,
@@ -289,15 +291,26 @@ fn gelu(x: &Tensor) -> Result<Tensor> {
 
 impl QLinear {
     fn load(t: &HashMap<String, Tensor>, name: &str, quantize: bool) -> Result<Self> {
+        Self::load_stacked(t, &[name], quantize)
+    }
+
+    /// The products of several linear layers of one input as one: their weights' rows stacked, so
+    /// the outputs come side by side in that order. Q8_0 quantizes each row on its own, so each
+    /// output is exactly what its own layer gives.
+    fn load_stacked(t: &HashMap<String, Tensor>, names: &[&str], quantize: bool) -> Result<Self> {
         use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
-        let weight = get(t, &format!("{name}.weight"))?;
+        let part = |what: &str| -> Result<Tensor> {
+            let parts = names.iter().map(|name| get(t, &format!("{name}.{what}"))).collect::<Result<Vec<_>>>()?;
+            Ok(if parts.len() == 1 { parts[0].clone() } else { Tensor::cat(&parts, 0)? })
+        };
+        let (weight, bias) = (part("weight")?, part("bias")?);
         // Q8_0 needs rows that split into blocks of 32; other shapes stay in f32.
         let weight = if quantize && weight.dim(1)? % 32 == 0 {
             QMatMul::from_qtensor(QTensor::quantize(&weight, GgmlDType::Q8_0)?)?
         } else {
             QMatMul::Tensor(weight)
         };
-        Ok(QLinear { weight, bias: get(t, &format!("{name}.bias"))? })
+        Ok(QLinear { weight, bias })
     }
 
     fn forward(&self, x: &Tensor) -> Result<Tensor> {
@@ -330,7 +343,14 @@ impl QuantBert {
                 let p = format!("encoder.layer.{i}");
                 let lin = |n: &str| QLinear::load(t, &format!("{p}.{n}"), quantize);
                 Ok(QuantLayer {
-                    qkv: [lin("attention.self.query")?, lin("attention.self.key")?, lin("attention.self.value")?],
+                    qkv: QLinear::load_stacked(
+                        t,
+                        &["query", "key", "value"]
+                            .map(|n| format!("{p}.attention.self.{n}"))
+                            .each_ref()
+                            .map(String::as_str),
+                        quantize,
+                    )?,
                     attn_out: lin("attention.output.dense")?,
                     attn_norm: layer_norm(t, &format!("{p}.attention.output.LayerNorm"), eps)?,
                     up: lin("intermediate.dense")?,
@@ -363,9 +383,10 @@ impl QuantBert {
         for layer in &self.layers {
             let split =
                 |t: Tensor| -> Result<Tensor> { Ok(t.reshape((b, p, self.heads, dh))?.transpose(1, 2)?.contiguous()?) };
-            let q = split(layer.qkv[0].forward(&x)?)?;
-            let k = split(layer.qkv[1].forward(&x)?)?;
-            let v = split(layer.qkv[2].forward(&x)?)?;
+            let qkv = layer.qkv.forward(&x)?;
+            let q = split(qkv.narrow(2, 0, h)?.contiguous()?)?;
+            let k = split(qkv.narrow(2, h, h)?.contiguous()?)?;
+            let v = split(qkv.narrow(2, 2 * h, h)?.contiguous()?)?;
             let scores = (q.matmul(&k.t()?)? * scale)?.broadcast_add(&mask)?;
             let probs = softmax_rows(&scores)?;
             let ctx = probs.matmul(&v)?.transpose(1, 2)?.reshape((b, p, h))?;
