@@ -211,6 +211,13 @@ fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     assert!(!stdout.contains("done in"), "{stdout}");
     assert!(std::path::Path::new(out).join("optimizer.safetensors").exists());
 
+    // Forgetting --resume would start over and overwrite the checkpoint: refused, nothing touched.
+    let checkpoint = std::fs::read(std::path::Path::new(out).join("checkpoint.safetensors")).unwrap();
+    let (code, _, stderr) = run(&[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("1 of 3 epochs trained") && stderr.contains("--resume continues it"), "{stderr}");
+    assert_eq!(std::fs::read(std::path::Path::new(out).join("checkpoint.safetensors")).unwrap(), checkpoint);
+
     // A checkpoint from before the optimizer's state was saved still resumes, with a warning.
     let old = dir.path().join("old");
     std::fs::create_dir(&old).unwrap();

@@ -633,6 +633,31 @@ fn arrange(order: &mut [usize], prepared: &[Prepared], opts: &Options, epoch: us
     rng
 }
 
+/// A new run (from scratch or fine-tuning) into a directory that holds a run's checkpoint would
+/// overwrite it at its first epoch: hours of training lost to a forgotten `--resume`. Refused with
+/// what to do instead.
+fn refuse_to_overwrite_a_checkpoint(out: Option<&Path>, start: Start) -> Result<()> {
+    let Some(dir) = out else { return Ok(()) };
+    let path = dir.join(CHECKPOINT_STATE);
+    if matches!(start, Start::Resume) || !path.exists() {
+        return Ok(());
+    }
+    let state = std::fs::read_to_string(&path).ok().and_then(|text| serde_json::from_str::<Checkpoint>(&text).ok());
+    let trained = match state {
+        Some(state) if state.planned_epochs > 0 => {
+            format!(" ({} of {} epochs trained)", state.epoch, state.planned_epochs)
+        }
+        Some(state) => format!(" ({} epochs trained)", state.epoch),
+        None => String::new(),
+    };
+    Err(ParserError::Data(format!(
+        "{} holds the checkpoint of another run{trained}: --resume continues it; to train a new run there, \
+         delete {} first, or choose another --out",
+        dir.display(),
+        path.display()
+    )))
+}
+
 /// Writes one checkpoint file to the path it is given.
 type Writer<'a> = Box<dyn FnOnce(&Path) -> Result<()> + 'a>;
 
@@ -680,6 +705,7 @@ pub fn train(
     start: Start,
 ) -> Result<(NeuralParser, TrainReport)> {
     let started = Instant::now();
+    refuse_to_overwrite_a_checkpoint(out, start)?;
     let device = crate::parser::model::default_device();
     let Vocabularies { words, out: out_vocab, grammar, mut cfg, prepared } = match start {
         Start::From(dir) => prepare_from(dir, train, opts)?,
