@@ -657,6 +657,12 @@ fn the_shipped_models_fit_in_25_mb() {
     let partners = std::fs::read_dir("models/parser/partners")
         .map_or(0, |d| d.filter(|e| e.as_ref().unwrap().path().is_dir()).count());
     assert_eq!(parser.partners.len(), partners);
+    // The embedded model is the one in models/parser/, file for file (a partner's own features
+    // too): both take exactly the same first decoding step.
+    let from_files = NeuralParser::load_dir(Path::new("models/parser")).unwrap();
+    for text in ["build a red cube here", "what are you doing"] {
+        assert_eq!(first_step(&parser, text), first_step(&from_files, text), "{text}");
+    }
 }
 
 #[test]

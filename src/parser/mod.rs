@@ -114,13 +114,25 @@ pub fn partner_dirs(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(dirs)
 }
 
-/// The shipped ensemble's other networks (`models/parser/partners/NN/`: config, tokenizer,
-/// weights), embedded like the first; see `models/parser/CARD.md`.
-const SHIPPED_PARTNERS: &[(&[u8], &[u8], &[u8])] = &[(
-    include_bytes!("../../models/parser/partners/01/config.json"),
-    include_bytes!("../../models/parser/partners/01/tokenizer.json"),
-    include_bytes!("../../models/parser/partners/01/model.safetensors"),
-)];
+/// One of the shipped ensemble's other networks, embedded like the first.
+struct ShippedPartner {
+    config: &'static [u8],
+    tokenizer: &'static [u8],
+    weights: &'static [u8],
+    /// `partners/NN/features/model.safetensors` for a network with features of its own (the
+    /// tensors that differ from the first network's features model); `None` shares the first's.
+    features: Option<&'static [u8]>,
+}
+
+/// The shipped ensemble's other networks (`models/parser/partners/NN/`); see
+/// `models/parser/CARD.md`. `tests/parser.rs` checks that the embedded model decodes exactly as
+/// `models/parser/` loaded from its files does, so a partner left out here, or its features, fails it.
+const SHIPPED_PARTNERS: &[ShippedPartner] = &[ShippedPartner {
+    config: include_bytes!("../../models/parser/partners/01/config.json"),
+    tokenizer: include_bytes!("../../models/parser/partners/01/tokenizer.json"),
+    weights: include_bytes!("../../models/parser/partners/01/model.safetensors"),
+    features: None,
+}];
 
 /// Default beam width. A beam of 2 scored best for the session-13 model (41.3 % vs 40.3 % greedy,
 /// 41.2 % for 3 and 4; wider beams rank short forms too high); for the session-15 model (with word
@@ -298,24 +310,30 @@ impl NeuralParser {
         const CONFIG: &[u8] = include_bytes!("../../models/parser/config.json");
         let meta: ModelMeta = serde_json::from_slice(CONFIG)?;
         let device = model::default_device();
+        const FEATURES: [&[u8]; 3] = [
+            include_bytes!("../../models/parser/features/config.json"),
+            include_bytes!("../../models/parser/features/tokenizer.json"),
+            include_bytes!("../../models/parser/features/model.safetensors"),
+        ];
         let features = match meta.model.word_features {
             0 => None,
-            _ => Some(WordFeatures::from_bytes(
-                include_bytes!("../../models/parser/features/config.json"),
-                include_bytes!("../../models/parser/features/tokenizer.json"),
-                include_bytes!("../../models/parser/features/model.safetensors"),
-                &device,
-            )?),
+            _ => Some(WordFeatures::from_bytes(FEATURES[0], FEATURES[1], FEATURES[2], &device)?),
         };
         let mut parser = Self::from_bytes(
             CONFIG,
             include_bytes!("../../models/parser/tokenizer.json"),
             include_bytes!("../../models/parser/model.safetensors").to_vec(),
             features,
-            device,
+            device.clone(),
         )?;
-        for (config, tokenizer, weights) in SHIPPED_PARTNERS {
-            parser.add_partner(config, tokenizer, weights.to_vec(), None)?;
+        for partner in SHIPPED_PARTNERS {
+            let features = partner
+                .features
+                .map(|changed| {
+                    WordFeatures::from_bytes_changed(FEATURES[0], FEATURES[1], FEATURES[2], changed, &device)
+                })
+                .transpose()?;
+            parser.add_partner(partner.config, partner.tokenizer, partner.weights.to_vec(), features)?;
         }
         Ok(parser)
     }
