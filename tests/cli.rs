@@ -204,8 +204,10 @@ fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     };
     let run = |more: &[&str]| run_in(out, more);
 
-    let (code, stdout, stderr) = run(&["--pause-after", "1"]);
+    // --resume with no checkpoint yet starts a new run, and says so.
+    let (code, stdout, stderr) = run(&["--pause-after", "1", "--resume"]);
     assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("nothing to resume"), "a --resume with no checkpoint should say so: {stderr}");
     assert!(stdout.contains("paused after epoch 1 of 3"), "{stdout}");
     assert!(stdout.contains("--resume"), "the pause should say how to go on: {stdout}");
     assert!(!stdout.contains("done in"), "{stdout}");

@@ -816,6 +816,12 @@ pub fn train(
                 .load_checkpoint(&ckpt_path(FEATURES_CHECKPOINT), optimizer.exists().then_some(optimizer.as_path()))?;
             parser.features = Some(tuned.word_features(&parser.device)?);
         }
+    } else if resume {
+        // A mistyped --out would otherwise start over without a word.
+        tracing::warn!(
+            "nothing to resume: {} holds no checkpoint ({CHECKPOINT_STATE}), so this is a new run",
+            out.map_or_else(|| ".".to_string(), |d| d.display().to_string())
+        );
     }
 
     let mut opt = AdamW::new(&varmap, ParamsAdamW { lr: opts.lr, weight_decay: 0.01, ..Default::default() })?;
