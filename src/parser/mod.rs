@@ -267,10 +267,18 @@ impl NeuralParser {
         let config = read(dir.join(CONFIG_FILE))?;
         let meta: ModelMeta = serde_json::from_slice(&config)?;
         let device = model::default_device();
-        let features = match meta.model.word_features {
+        // The features model's three files, read once: the first network's features, and the
+        // base of every partner's own.
+        let base = match meta.model.word_features {
             0 => None,
-            _ => Some(WordFeatures::load_dir(&dir.join(FEATURES_DIR), &device)?),
+            _ => {
+                let files = dir.join(FEATURES_DIR);
+                let [config, tokenizer, weights] =
+                    [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE, pretrained::WEIGHTS_FILE];
+                Some([read(files.join(config))?, read(files.join(tokenizer))?, read(files.join(weights))?])
+            }
         };
+        let features = base.as_ref().map(|[c, t, w]| WordFeatures::from_bytes(c, t, w, &device)).transpose()?;
         let mut parser = Self::from_bytes(
             &config,
             &read(dir.join(TOKENIZER_FILE))?,
@@ -281,17 +289,11 @@ impl NeuralParser {
         for d in partner_dirs(dir)? {
             // Its own features: the first network's features model with the partner's tensors.
             let changed = d.join(FEATURES_DIR).join(pretrained::WEIGHTS_FILE);
-            let features = if changed.is_file() {
-                let base = dir.join(FEATURES_DIR);
-                Some(WordFeatures::from_bytes_changed(
-                    &read(base.join(pretrained::CONFIG_FILE))?,
-                    &read(base.join(pretrained::TOKENIZER_FILE))?,
-                    &read(base.join(pretrained::WEIGHTS_FILE))?,
-                    &read(changed)?,
-                    &device,
-                )?)
-            } else {
-                None
+            let features = match &base {
+                Some([c, t, w]) if changed.is_file() => {
+                    Some(WordFeatures::from_bytes_changed(c, t, w, &read(changed)?, &device)?)
+                }
+                _ => None,
             };
             parser.add_partner(
                 &read(d.join(CONFIG_FILE))?,

@@ -86,8 +86,7 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
         return Err(ParserError::Data("an ensemble needs at least two models".into()));
     }
     let mut meta: ModelMeta = serde_json::from_slice(&read(first, CONFIG_FILE)?)?;
-    let features =
-        if meta.model.word_features > 0 { Some(read(&first.join(FEATURES_DIR), WEIGHTS_FILE)?) } else { None };
+    let features = meta.model.word_features > 0;
     for dir in dirs {
         if dir.join(PARTNERS_DIR).exists() {
             return Err(ParserError::Data(format!("{} is already an ensemble", dir.display())));
@@ -114,35 +113,29 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
         // Only the first model's grammar constrains decoding: widen it by what the others wrote.
         meta.grammar.merge(&other.grammar);
     }
-    write(out, CONFIG_FILE, serde_json::to_string(&meta)?.as_bytes())?;
-    write(out, TOKENIZER_FILE, &read(first, TOKENIZER_FILE)?)?;
-    write(out, WEIGHTS_FILE, &read(first, WEIGHTS_FILE)?)?;
-    if features.is_some() {
-        copy_features(&first.join(FEATURES_DIR), &out.join(FEATURES_DIR))?;
-    }
+    // Everything is written and then loaded once: a directory that would not parse is removed.
     let result = (|| {
+        write(out, CONFIG_FILE, serde_json::to_string(&meta)?.as_bytes())?;
+        write(out, TOKENIZER_FILE, &read(first, TOKENIZER_FILE)?)?;
+        write(out, WEIGHTS_FILE, &read(first, WEIGHTS_FILE)?)?;
+        if features {
+            copy_features(&first.join(FEATURES_DIR), &out.join(FEATURES_DIR))?;
+        }
         for (i, dir) in rest.iter().enumerate() {
             let partner = out.join(PARTNERS_DIR).join(format!("{:02}", i + 1));
             for name in [CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE] {
                 write(&partner, name, &read(dir, name)?)?;
             }
-            if features.is_some()
-                && let Some(changed) = changed_features(&first.join(FEATURES_DIR), &dir.join(FEATURES_DIR))?
-            {
+            if features && let Some(changed) = changed_features(&first.join(FEATURES_DIR), &dir.join(FEATURES_DIR))? {
                 let own = partner.join(FEATURES_DIR);
                 std::fs::create_dir_all(&own).map_err(|source| ParserError::Io { path: own.clone(), source })?;
                 candle_core::safetensors::save(&changed, own.join(pretrained::WEIGHTS_FILE))?;
             }
         }
-        Ok(())
+        NeuralParser::load_dir(out).map(drop)
     })();
-    if let Err(e) = result {
+    if result.is_err() {
         let _ = std::fs::remove_dir_all(out);
-        return Err(e);
     }
-    if let Err(e) = NeuralParser::load_dir(out) {
-        let _ = std::fs::remove_dir_all(out);
-        return Err(e);
-    }
-    Ok(())
+    result
 }

@@ -612,13 +612,8 @@ pub fn copy_features(src: &Path, dst: &Path) -> Result<()> {
 /// Writes `config.json` and `tokenizer.json`: a model directory but for its weights.
 fn save_meta(meta: &ModelMeta, words: &WordVocab, dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
-    let write = |name: &str, bytes: &[u8]| {
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
-    };
-    write(CONFIG_FILE, serde_json::to_string(meta)?.as_bytes())?;
-    write(TOKENIZER_FILE, words.to_json()?.as_bytes())?;
-    Ok(())
+    write_file(&dir.join(CONFIG_FILE), serde_json::to_string(meta)?.as_bytes())?;
+    write_file(&dir.join(TOKENIZER_FILE), words.to_json()?.as_bytes())
 }
 
 /// Shuffles the training rows for `epoch`, with length bucketing: pools of 50 batches are sorted
