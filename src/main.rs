@@ -200,6 +200,17 @@ enum Command {
         #[arg(required = true, num_args = 2.., value_name = "DIR")]
         models: Vec<PathBuf>,
     },
+    /// Write a training run's last checkpoint as a model directory: `train --out` keeps the
+    /// best-scoring epoch's model, this the last epoch's (its tuned features too); score it with
+    /// eval-parser.
+    CheckpointModel {
+        /// Output model directory (new, or empty).
+        #[arg(long)]
+        out: PathBuf,
+        /// The training run's directory (`train --out`).
+        #[arg(value_name = "RUN")]
+        run: PathBuf,
+    },
     /// Copy a parser model directory with its networks' weights stored as 16-bit floats: half
     /// the bytes, parsed as f32 as before; score it with eval-parser before shipping it.
     HalfModel {
@@ -336,6 +347,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::AverageModels { out, models } => cli::train::average(&models, &out),
         Command::EnsembleModels { out, models } => cli::train::ensemble(&models, &out),
+        Command::CheckpointModel { out, run } => cli::train::checkpoint_model(&run, &out),
         Command::HalfModel { out, model } => cli::train::half(&model, &out),
         Command::EvalParser(args) => {
             // Latency is reported for one thread; candle and gemm read this before their first use.

@@ -220,6 +220,15 @@ fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     assert!(stderr.contains("1 of 3 epochs trained") && stderr.contains("--resume continues it"), "{stderr}");
     assert_eq!(std::fs::read(std::path::Path::new(out).join("checkpoint.safetensors")).unwrap(), checkpoint);
 
+    // The paused run's last epoch, written out as a model of its own, parses.
+    let last = dir.path().join("last");
+    let (code, stdout, stderr) = craftmate(&["checkpoint-model", "--out", last.to_str().unwrap(), out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("wrote epoch 1 of 3") && stdout.contains("eval-parser --model"), "{stdout}");
+    let (code, stdout, stderr) = craftmate(&["parse", "--model", last.to_str().unwrap(), "build a red cube"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("dialogue_type"), "{stdout}");
+
     // A checkpoint from before the optimizer's state was saved still resumes, with a warning.
     let old = dir.path().join("old");
     std::fs::create_dir(&old).unwrap();

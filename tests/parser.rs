@@ -328,6 +328,54 @@ fn a_paused_run_resumed_ends_with_the_weights_of_a_run_that_never_stopped() {
     assert!(gap > 1e-4, "restarting the optimizer changed nothing ({gap}): this test could not fail");
 }
 
+#[test]
+fn a_runs_last_checkpoint_becomes_a_model_of_its_own_tuned_features_included() {
+    use craftmate::training::checkpoint_model::checkpoint_model;
+    let tmp = tempfile::tempdir().unwrap();
+    let features = tiny_features();
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 5).unwrap();
+    // Two tuned runs of one epoch: with no validation rows the last epoch is also the best.
+    let (run, other) = (tmp.path().join("run"), tmp.path().join("other"));
+    for (dir, seed) in [(&run, 1), (&other, 2)] {
+        let opts = trainer::Options {
+            epochs: 1,
+            seed,
+            features: Some(features.path().into()),
+            tune_features: Some(3e-3),
+            ..tiny_options()
+        };
+        trainer::train(&examples, &[], &opts, Some(dir), trainer::Start::Fresh).unwrap();
+    }
+    let reference = NeuralParser::load_dir(&run).unwrap();
+    // As if an earlier epoch had scored best: the run's kept model is another one now.
+    std::fs::copy(other.join("model.safetensors"), run.join("model.safetensors")).unwrap();
+    for name in ["config.json", "tokenizer.json", "model.safetensors"] {
+        std::fs::copy(other.join("features").join(name), run.join("features").join(name)).unwrap();
+    }
+    let swapped = NeuralParser::load_dir(&run).unwrap();
+
+    let last = tmp.path().join("last");
+    let written = checkpoint_model(&run, &last).unwrap();
+    assert_eq!((written.epoch, written.planned_epochs, written.best_epoch), (1, 1, 1));
+    assert!(written.tuned_features && !written.averaged);
+    assert_eq!(weights(&last, "model.safetensors"), weights(&run, "checkpoint.safetensors"));
+    // The checkpoint's network and features, not the kept ones, make its first step.
+    let parser = NeuralParser::load_dir(&last).unwrap();
+    for text in ["build a red cube here", "dig a hole until you hit stone"] {
+        let (got, want, kept) = (first_step(&parser, text), first_step(&reference, text), first_step(&swapped, text));
+        let gap = got.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+        assert!(gap < 1e-4, "{text}: {gap} from the run's own last epoch");
+        assert!(got.iter().zip(&kept).any(|(a, b)| (a - b).abs() > 1e-3), "{text}: this test could not fail");
+    }
+
+    // Refused: an existing model directory, and a directory that holds no checkpoint.
+    let err = checkpoint_model(&run, &last).unwrap_err().to_string();
+    assert!(err.contains("already exists"), "{err}");
+    let err = checkpoint_model(&last, &tmp.path().join("x")).unwrap_err().to_string();
+    assert!(err.contains("no training checkpoint"), "{err}");
+    assert!(!tmp.path().join("x").exists(), "nothing is written for a refused export");
+}
+
 /// Two tiny models fine-tuned from one base with different seeds, in `root`/a and `root`/b.
 fn two_fine_tuned_runs(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 7).unwrap();

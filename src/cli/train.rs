@@ -137,6 +137,30 @@ pub fn ensemble(models: &[std::path::PathBuf], out: &Path) -> anyhow::Result<Exi
     Ok(ExitCode::SUCCESS)
 }
 
+/// `craftmate checkpoint-model --out DIR RUN`: a training run's last epoch as a model directory.
+pub fn checkpoint_model(run: &Path, out: &Path) -> anyhow::Result<ExitCode> {
+    let last = craftmate::training::checkpoint_model::checkpoint_model(run, out)?;
+    let of = if last.planned_epochs > 0 { format!(" of {}", last.planned_epochs) } else { String::new() };
+    let kept = match last.best_epoch {
+        0 => "no epoch scored above 0 %, so it kept none".to_string(),
+        best if best == last.epoch => format!("the same epoch as its best model in {}", run.display()),
+        best => format!("{} keeps epoch {best}'s, its best on validation", run.display()),
+    };
+    let parts = [(last.averaged, "averaged weights"), (last.tuned_features, "tuned word features")]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, what)| *what)
+        .collect::<Vec<_>>();
+    let with = if parts.is_empty() { String::new() } else { format!(" ({})", parts.join(", ")) };
+    println!(
+        "wrote epoch {}{of}{with} to {} ({kept}); score it with `craftmate eval-parser --model {}`",
+        last.epoch,
+        out.display(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `craftmate half-model --out DIR MODEL`: a copy of a model with f16 network weights.
 pub fn half(model: &Path, out: &Path) -> anyhow::Result<ExitCode> {
     let halved = craftmate::training::half::half_model(model, out)?;

@@ -1,13 +1,15 @@
 //! Training and evaluating the neural parser: data loading and splitting ([`data`]), the templated
 //! command generator ([`templates`]), more rows made from the annotated ones by swapping span
 //! words ([`swaps`]), the training loop ([`trainer`]) with its running average of the weights
-//! ([`ema`]), its resumable optimizer ([`adamw`]) and its fine-tuning of the pretrained word features ([`tune`]), weight averaging of
-//! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]), half-size (f16) copies
-//! of trained models ([`half`]), the benchmark ([`eval`]) and row-by-row comparisons of two
+//! ([`ema`]), its resumable optimizer ([`adamw`]) and its fine-tuning of the pretrained word
+//! features ([`tune`]), a run's last epoch as a model ([`checkpoint_model`]), weight averaging of
+//! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]), half-size (f16)
+//! copies of trained models ([`half`]), the benchmark ([`eval`]) and row-by-row comparisons of two
 //! models' results ([`compare`]).
 
 pub mod adamw;
 pub mod average;
+pub mod checkpoint_model;
 pub mod compare;
 pub mod data;
 pub mod ema;

@@ -146,10 +146,10 @@ pub struct TrainReport {
 
 /// Resume point written after every epoch.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Checkpoint {
-    epoch: usize,
+pub(crate) struct Checkpoint {
+    pub(crate) epoch: usize,
     best_valid_exact: f64,
-    best_epoch: usize,
+    pub(crate) best_epoch: usize,
     bad_epochs: usize,
     epoch_losses: Vec<f32>,
     #[serde(default)]
@@ -159,7 +159,7 @@ struct Checkpoint {
     /// The schedule the run was written under (0 in checkpoints from before these were kept), so
     /// a resumed run can tell when `--epochs` or `--lr` changed its learning rate.
     #[serde(default)]
-    planned_epochs: usize,
+    pub(crate) planned_epochs: usize,
     #[serde(default)]
     planned_lr: f64,
     /// The run's [`Options`] when the checkpoint was written (absent in checkpoints from before
@@ -262,8 +262,10 @@ fn show(value: &serde_json::Value) -> String {
     }
 }
 
-const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
-const CHECKPOINT_STATE: &str = "checkpoint.json";
+/// The network's weights after the last epoch, in f32 (`model.safetensors` holds the best epoch's).
+pub const CHECKPOINT_WEIGHTS: &str = "checkpoint.safetensors";
+/// The run's progress after the last epoch: epochs trained, losses, validation scores, settings.
+pub const CHECKPOINT_STATE: &str = "checkpoint.json";
 /// The optimizer's moments and step count after the last epoch ([`AdamW::save`]).
 pub const OPTIMIZER_STATE: &str = "optimizer.safetensors";
 /// With `--tune-features`: the features' trained layers after the last epoch, in f32.

@@ -1,0 +1,114 @@
+//! A training run's last epoch as a model directory (`craftmate checkpoint-model`).
+//!
+//! `train --out DIR` keeps two things in DIR: the model of the epoch that scored best on the
+//! validation rows (`model.safetensors`, `features/`: what `eval-parser --model DIR` reads), and
+//! a checkpoint of the last epoch, to resume from. The two differ whenever a run's best score came
+//! before its end, and the last epoch is often the better model: the validation rows that picked
+//! the "best" one are few, so its lead can be noise, while the last epoch had the whole decayed
+//! schedule (the shipped partner is one such last epoch). This writes the checkpoint out as a
+//! model directory of its own, so it can be scored, averaged, halved or put in an ensemble like
+//! any other.
+//!
+//! What the checkpoint holds becomes the model: the network's weights (the averaged ones, for a
+//! run with `--ema`, since those are the ones it scores and keeps), and with `--tune-features`
+//! the features' trained layers, packed to int8 rows the way `train` packs the best epoch's. The
+//! features' frozen rest is the run's own `features/`, so the result needs nothing outside DIR.
+
+use std::path::Path;
+
+use candle_core::Device;
+
+use super::trainer::{AVERAGE_WEIGHTS, CHECKPOINT_STATE, CHECKPOINT_WEIGHTS, Checkpoint, FEATURES_CHECKPOINT};
+use crate::parser::pretrained::{self, Unpacked};
+use crate::parser::{CONFIG_FILE, FEATURES_DIR, NeuralParser, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
+
+/// What [`checkpoint_model`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LastEpoch {
+    /// The epoch the checkpoint was written after (counted from 1).
+    pub epoch: usize,
+    /// The epochs the run was planned for (0 for checkpoints from before this was recorded).
+    pub planned_epochs: usize,
+    /// The epoch whose model `train` kept as the best (0: none scored above 0 %).
+    pub best_epoch: usize,
+    /// The weights are the run's running average (`--ema`), not the trained ones.
+    pub averaged: bool,
+    /// The features' layers came from the checkpoint too (`--tune-features`).
+    pub tuned_features: bool,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ParserError + '_ {
+    move |source| ParserError::Io { path: path.into(), source }
+}
+
+/// Writes the last checkpoint of the training run in `run` (a `train --out` directory) to `out`
+/// as a model directory. `out` must be new or empty. The model is loaded once before this returns,
+/// and `out` is removed if it would not load, so a broken model is never left behind.
+pub fn checkpoint_model(run: &Path, out: &Path) -> Result<LastEpoch> {
+    let state_path = run.join(CHECKPOINT_STATE);
+    if !state_path.is_file() || !run.join(CHECKPOINT_WEIGHTS).is_file() {
+        return Err(ParserError::Data(format!(
+            "{} holds no training checkpoint ({CHECKPOINT_STATE} and {CHECKPOINT_WEIGHTS}, written by `craftmate \
+             train --out`)",
+            run.display()
+        )));
+    }
+    let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
+    let state: Checkpoint = serde_json::from_str(&text)
+        .map_err(|e| ParserError::Data(format!("{}: not a training checkpoint ({e})", state_path.display())))?;
+    if out.exists() && std::fs::read_dir(out).map_err(io(out))?.next().is_some() {
+        // Also refuses `out` = `run`, whose best model would be overwritten.
+        return Err(ParserError::Data(format!(
+            "{} already exists: write the checkpoint's model to a new directory",
+            out.display()
+        )));
+    }
+    let averaged = run.join(AVERAGE_WEIGHTS).is_file();
+    let tuned = run.join(FEATURES_CHECKPOINT);
+    let tuned_features = tuned.is_file();
+    let result = (|| {
+        std::fs::create_dir_all(out).map_err(io(out))?;
+        for name in [CONFIG_FILE, TOKENIZER_FILE] {
+            let from = run.join(name);
+            std::fs::copy(&from, out.join(name)).map_err(io(&from))?;
+        }
+        let weights = run.join(if averaged { AVERAGE_WEIGHTS } else { CHECKPOINT_WEIGHTS });
+        std::fs::copy(&weights, out.join(WEIGHTS_FILE)).map_err(io(&weights))?;
+        let features = run.join(FEATURES_DIR);
+        if tuned_features {
+            let mut model = Unpacked::load_dir(&features, &Device::Cpu)?;
+            for (name, layer) in candle_core::safetensors::load(&tuned, &Device::Cpu)? {
+                // Only tensors the features model has: a checkpoint from another model is refused.
+                if !model.tensors.contains_key(&name) {
+                    return Err(ParserError::Data(format!(
+                        "{} has {name}, which the run's features model ({}) does not",
+                        tuned.display(),
+                        features.display()
+                    )));
+                }
+                model.tensors.insert(name, layer);
+            }
+            model.save_packed(&out.join(FEATURES_DIR))?;
+        } else if features.is_dir() {
+            let to = out.join(FEATURES_DIR);
+            std::fs::create_dir_all(&to).map_err(io(&to))?;
+            for name in [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE, pretrained::WEIGHTS_FILE] {
+                let from = features.join(name);
+                std::fs::copy(&from, to.join(name)).map_err(io(&from))?;
+            }
+        }
+        NeuralParser::load_dir(out)?;
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(out);
+        return Err(e);
+    }
+    Ok(LastEpoch {
+        epoch: state.epoch,
+        planned_epochs: state.planned_epochs,
+        best_epoch: state.best_epoch,
+        averaged,
+        tuned_features,
+    })
+}
