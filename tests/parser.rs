@@ -328,15 +328,14 @@ fn a_paused_run_resumed_ends_with_the_weights_of_a_run_that_never_stopped() {
     assert!(gap > 1e-4, "restarting the optimizer changed nothing ({gap}): this test could not fail");
 }
 
-#[test]
-fn a_runs_last_checkpoint_becomes_a_model_of_its_own_tuned_features_included() {
-    use craftmate::training::checkpoint_model::checkpoint_model;
-    let tmp = tempfile::tempdir().unwrap();
+/// Two tiny networks of one epoch in `root`/a and `root`/b (seeds 1 and 2, no validation rows),
+/// each tuning its own copy of one tiny features model, on templated commands drawn with
+/// `examples_seed`.
+fn two_tuned_runs(root: &Path, examples_seed: u64) -> (std::path::PathBuf, std::path::PathBuf) {
     let features = tiny_features();
-    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 5).unwrap();
-    // Two tuned runs of one epoch: with no validation rows the last epoch is also the best.
-    let (run, other) = (tmp.path().join("run"), tmp.path().join("other"));
-    for (dir, seed) in [(&run, 1), (&other, 2)] {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, examples_seed).unwrap();
+    let (a, b) = (root.join("a"), root.join("b"));
+    for (dir, seed) in [(&a, 1), (&b, 2)] {
         let opts = trainer::Options {
             epochs: 1,
             seed,
@@ -346,6 +345,15 @@ fn a_runs_last_checkpoint_becomes_a_model_of_its_own_tuned_features_included() {
         };
         trainer::train(&examples, &[], &opts, Some(dir), trainer::Start::Fresh).unwrap();
     }
+    (a, b)
+}
+
+#[test]
+fn a_runs_last_checkpoint_becomes_a_model_of_its_own_tuned_features_included() {
+    use craftmate::training::checkpoint_model::checkpoint_model;
+    let tmp = tempfile::tempdir().unwrap();
+    // With no validation rows a run's last epoch is also its best.
+    let (run, other) = two_tuned_runs(tmp.path(), 5);
     let reference = NeuralParser::load_dir(&run).unwrap();
     // As if an earlier epoch had scored best: the run's kept model is another one now.
     std::fs::copy(other.join("model.safetensors"), run.join("model.safetensors")).unwrap();
@@ -480,20 +488,8 @@ fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
 fn networks_with_their_own_tuned_features_ensemble_keeping_only_the_tensors_that_differ() {
     use craftmate::training::{ensemble::ensemble_models, half::half_model};
     let tmp = tempfile::tempdir().unwrap();
-    let features = tiny_features();
-    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 12).unwrap();
     // Two networks, each tuning its own copy of one features model.
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    for (dir, seed) in [(&a, 1), (&b, 2)] {
-        let opts = trainer::Options {
-            epochs: 1,
-            seed,
-            features: Some(features.path().into()),
-            tune_features: Some(3e-3),
-            ..tiny_options()
-        };
-        trainer::train(&examples, &[], &opts, Some(dir), trainer::Start::Fresh).unwrap();
-    }
+    let (a, b) = two_tuned_runs(tmp.path(), 12);
     let pair = tmp.path().join("pair");
     ensemble_models(&[a.clone(), b.clone()], &pair).unwrap();
 

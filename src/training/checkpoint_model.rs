@@ -18,8 +18,10 @@ use std::path::Path;
 
 use candle_core::Device;
 
-use super::trainer::{AVERAGE_WEIGHTS, CHECKPOINT_STATE, CHECKPOINT_WEIGHTS, Checkpoint, FEATURES_CHECKPOINT};
-use crate::parser::pretrained::{self, Unpacked};
+use super::trainer::{
+    AVERAGE_WEIGHTS, CHECKPOINT_STATE, CHECKPOINT_WEIGHTS, Checkpoint, FEATURES_CHECKPOINT, copy_features,
+};
+use crate::parser::pretrained::Unpacked;
 use crate::parser::{CONFIG_FILE, FEATURES_DIR, NeuralParser, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
 
 /// What [`checkpoint_model`] wrote.
@@ -90,12 +92,7 @@ pub fn checkpoint_model(run: &Path, out: &Path) -> Result<LastEpoch> {
             }
             model.save_packed(&out.join(FEATURES_DIR))?;
         } else if features.is_dir() {
-            let to = out.join(FEATURES_DIR);
-            std::fs::create_dir_all(&to).map_err(io(&to))?;
-            for name in [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE, pretrained::WEIGHTS_FILE] {
-                let from = features.join(name);
-                std::fs::copy(&from, to.join(name)).map_err(io(&from))?;
-            }
+            copy_features(&features, &out.join(FEATURES_DIR))?;
         }
         NeuralParser::load_dir(out)?;
         Ok(())
