@@ -1,7 +1,7 @@
 //! Errors of the parser library: loading a model, running the network, reading training files.
 //! The CLI turns them into `anyhow` reports; parsing itself never fails (it falls back to NOOP).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Everything that can go wrong while loading or training a parser.
 #[derive(Debug, thiserror::Error)]
@@ -16,6 +16,13 @@ pub enum ParserError {
     Config(#[from] serde_json::Error),
     #[error("data: {0}")]
     Data(String),
+}
+
+impl ParserError {
+    /// Turns an I/O error on `path` into [`ParserError::Io`] (for `map_err`).
+    pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ParserError + '_ {
+        move |source| ParserError::Io { path: path.into(), source }
+    }
 }
 
 pub type Result<T> = std::result::Result<T, ParserError>;

@@ -18,11 +18,12 @@ use std::path::Path;
 
 use candle_core::Device;
 
+use super::model_dir::{ensure_new, write_checked};
 use super::trainer::{
     AVERAGE_WEIGHTS, CHECKPOINT_STATE, CHECKPOINT_WEIGHTS, Checkpoint, FEATURES_CHECKPOINT, copy_features,
 };
 use crate::parser::pretrained::Unpacked;
-use crate::parser::{CONFIG_FILE, FEATURES_DIR, NeuralParser, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
+use crate::parser::{CONFIG_FILE, FEATURES_DIR, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
 
 /// What [`checkpoint_model`] wrote.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,13 +40,9 @@ pub struct LastEpoch {
     pub tuned_features: bool,
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ParserError + '_ {
-    move |source| ParserError::Io { path: path.into(), source }
-}
-
 /// Writes the last checkpoint of the training run in `run` (a `train --out` directory) to `out`
-/// as a model directory. `out` must be new or empty. The model is loaded once before this returns,
-/// and `out` is removed if it would not load, so a broken model is never left behind.
+/// as a model directory. `out` must be new or empty (so not `run`, whose best model it would
+/// overwrite); it is loaded once before this returns, and removed if it would not load.
 pub fn checkpoint_model(run: &Path, out: &Path) -> Result<LastEpoch> {
     let state_path = run.join(CHECKPOINT_STATE);
     if !state_path.is_file() || !run.join(CHECKPOINT_WEIGHTS).is_file() {
@@ -55,27 +52,21 @@ pub fn checkpoint_model(run: &Path, out: &Path) -> Result<LastEpoch> {
             run.display()
         )));
     }
-    let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
+    let text = std::fs::read_to_string(&state_path).map_err(ParserError::io(&state_path))?;
     let state: Checkpoint = serde_json::from_str(&text)
         .map_err(|e| ParserError::Data(format!("{}: not a training checkpoint ({e})", state_path.display())))?;
-    if out.exists() && std::fs::read_dir(out).map_err(io(out))?.next().is_some() {
-        // Also refuses `out` = `run`, whose best model would be overwritten.
-        return Err(ParserError::Data(format!(
-            "{} already exists: write the checkpoint's model to a new directory",
-            out.display()
-        )));
-    }
+    ensure_new(out, "the checkpoint's model")?;
     let averaged = run.join(AVERAGE_WEIGHTS).is_file();
     let tuned = run.join(FEATURES_CHECKPOINT);
     let tuned_features = tuned.is_file();
-    let result = (|| {
-        std::fs::create_dir_all(out).map_err(io(out))?;
+    write_checked(out, || {
+        std::fs::create_dir_all(out).map_err(ParserError::io(out))?;
         for name in [CONFIG_FILE, TOKENIZER_FILE] {
             let from = run.join(name);
-            std::fs::copy(&from, out.join(name)).map_err(io(&from))?;
+            std::fs::copy(&from, out.join(name)).map_err(ParserError::io(&from))?;
         }
         let weights = run.join(if averaged { AVERAGE_WEIGHTS } else { CHECKPOINT_WEIGHTS });
-        std::fs::copy(&weights, out.join(WEIGHTS_FILE)).map_err(io(&weights))?;
+        std::fs::copy(&weights, out.join(WEIGHTS_FILE)).map_err(ParserError::io(&weights))?;
         let features = run.join(FEATURES_DIR);
         if tuned_features {
             let mut model = Unpacked::load_dir(&features, &Device::Cpu)?;
@@ -94,13 +85,8 @@ pub fn checkpoint_model(run: &Path, out: &Path) -> Result<LastEpoch> {
         } else if features.is_dir() {
             copy_features(&features, &out.join(FEATURES_DIR))?;
         }
-        NeuralParser::load_dir(out)?;
         Ok(())
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(out);
-        return Err(e);
-    }
+    })?;
     Ok(LastEpoch {
         epoch: state.epoch,
         planned_epochs: state.planned_epochs,

@@ -21,9 +21,10 @@ use candle_core::{DType, Device, Tensor};
 
 use crate::parser::pretrained;
 use crate::parser::{
-    CONFIG_FILE, FEATURES_DIR, ModelMeta, NeuralParser, PARTNERS_DIR, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE,
+    CONFIG_FILE, FEATURES_DIR, ModelMeta, PARTNERS_DIR, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE,
 };
 use crate::training::average::read;
+use crate::training::model_dir::write_checked;
 use crate::training::trainer::copy_features;
 
 /// The tensors of features model `other` that differ from those of `base`, or `None` when the two
@@ -114,7 +115,7 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
         meta.grammar.merge(&other.grammar);
     }
     // Everything is written and then loaded once: a directory that would not parse is removed.
-    let result = (|| {
+    write_checked(out, || {
         write(out, CONFIG_FILE, serde_json::to_string(&meta)?.as_bytes())?;
         write(out, TOKENIZER_FILE, &read(first, TOKENIZER_FILE)?)?;
         write(out, WEIGHTS_FILE, &read(first, WEIGHTS_FILE)?)?;
@@ -132,10 +133,6 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
                 candle_core::safetensors::save(&changed, own.join(pretrained::WEIGHTS_FILE))?;
             }
         }
-        NeuralParser::load_dir(out).map(drop)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(out);
-    }
-    result
+        Ok(())
+    })
 }

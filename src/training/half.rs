@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 
-use crate::parser::{NeuralParser, ParserError, Result, WEIGHTS_FILE, partner_dirs};
+use super::model_dir::{ensure_new, write_checked};
+use crate::parser::{ParserError, Result, WEIGHTS_FILE, partner_dirs};
 
 /// What [`half_model`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,10 +27,6 @@ pub struct Halved {
     /// Their bytes before and after.
     pub bytes_before: u64,
     pub bytes_after: u64,
-}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ParserError + '_ {
-    move |source| ParserError::Io { path: path.into(), source }
 }
 
 /// Copies the model directory `dir` to `out` with every network's f32 weights stored as f16; other
@@ -44,45 +41,35 @@ pub fn half_model(dir: &Path, out: &Path) -> Result<Halved> {
             dir.display()
         )));
     }
-    if out.exists() && std::fs::read_dir(out).map_err(io(out))?.next().is_some() {
-        // Also refuses `out` = `dir`: check the copy before it replaces the original.
-        return Err(ParserError::Data(format!(
-            "{} already exists: write the half-size model to a new directory",
-            out.display()
-        )));
-    }
+    // Also refuses `out` = `dir`: check the copy before it replaces the original.
+    ensure_new(out, "the half-size model")?;
     // The networks, as paths relative to `dir`: the first network's own, then each partner's.
     let mut networks = vec![PathBuf::new()];
     networks.extend(partner_dirs(dir)?.into_iter().filter_map(|p| p.strip_prefix(dir).ok().map(Path::to_path_buf)));
     // Listed before anything is written, so an `out` inside `dir` is not copied into itself.
     let files = files_under(dir, Path::new(""))?;
-    let result = (|| {
+    write_checked(out, || {
         for file in &files {
             let to = out.join(file);
             if let Some(parent) = to.parent() {
-                std::fs::create_dir_all(parent).map_err(io(parent))?;
+                std::fs::create_dir_all(parent).map_err(ParserError::io(parent))?;
             }
-            std::fs::copy(dir.join(file), &to).map_err(io(&to))?;
+            std::fs::copy(dir.join(file), &to).map_err(ParserError::io(&to))?;
         }
         let mut halved = Halved { networks: 0, bytes_before: 0, bytes_after: 0 };
         for network in &networks {
             let (from, to) = (dir.join(network).join(WEIGHTS_FILE), out.join(network).join(WEIGHTS_FILE));
-            halved.bytes_before += std::fs::metadata(&from).map_err(io(&from))?.len();
+            halved.bytes_before += std::fs::metadata(&from).map_err(ParserError::io(&from))?.len();
             let tensors = candle_core::safetensors::load(&from, &Device::Cpu)?
                 .into_iter()
                 .map(|(name, t)| Ok((name.clone(), halve(t, &from, &name)?)))
                 .collect::<Result<std::collections::HashMap<_, _>>>()?;
             candle_core::safetensors::save(&tensors, &to)?;
-            halved.bytes_after += std::fs::metadata(&to).map_err(io(&to))?.len();
+            halved.bytes_after += std::fs::metadata(&to).map_err(ParserError::io(&to))?.len();
             halved.networks += 1;
         }
-        NeuralParser::load_dir(out)?;
         Ok(halved)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(out);
-    }
-    result
+    })
 }
 
 /// The largest finite f16 value: a weight beyond it would become infinite.
@@ -104,8 +91,8 @@ fn halve(t: Tensor, file: &Path, name: &str) -> Result<Tensor> {
 fn files_under(dir: &Path, rel: &Path) -> Result<Vec<PathBuf>> {
     let here = dir.join(rel);
     let mut files = Vec::new();
-    for entry in std::fs::read_dir(&here).map_err(io(&here))? {
-        let path = rel.join(entry.map_err(io(&here))?.file_name());
+    for entry in std::fs::read_dir(&here).map_err(ParserError::io(&here))? {
+        let path = rel.join(entry.map_err(ParserError::io(&here))?.file_name());
         if dir.join(&path).is_dir() {
             files.extend(files_under(dir, &path)?);
         } else {

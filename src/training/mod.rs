@@ -4,7 +4,7 @@
 //! ([`ema`]), its resumable optimizer ([`adamw`]) and its fine-tuning of the pretrained word
 //! features ([`tune`]), a run's last epoch as a model ([`checkpoint_model`]), weight averaging of
 //! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]), half-size (f16)
-//! copies of trained models ([`half`]), the benchmark ([`eval`]) and row-by-row comparisons of two
+//! copies of trained models ([`half`]), the checks every new model directory gets ([`model_dir`]), the benchmark ([`eval`]) and row-by-row comparisons of two
 //! models' results ([`compare`]).
 
 pub mod adamw;
@@ -16,6 +16,7 @@ pub mod ema;
 pub mod ensemble;
 pub mod eval;
 pub mod half;
+pub mod model_dir;
 pub mod swaps;
 pub mod templates;
 pub mod trainer;
