@@ -462,6 +462,20 @@ fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
     let twins = NeuralParser::load_dir(&twins).unwrap();
     let pair = NeuralParser::load_dir(&pair).unwrap();
     assert_eq!((twins.partners.len(), pair.partners.len()), (1, 1));
+
+    // An output directory that holds files is refused, the model's own included: nothing in it is
+    // overwritten or removed.
+    let notes = tmp.path().join("notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    std::fs::write(notes.join("todo.txt"), "keep me").unwrap();
+    for out in [&tmp.path().join("twins"), &a, &notes] {
+        let err = ensemble_models(&[a.clone(), b.clone()], out).unwrap_err().to_string();
+        assert!(err.contains("already exists"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(notes.join("todo.txt")).unwrap(), "keep me");
+    assert!(NeuralParser::load_dir(&a).unwrap().partners.is_empty());
+    assert_eq!(NeuralParser::load_dir(&tmp.path().join("twins")).unwrap().partners.len(), 1);
+
     let texts = ["build a red cube here", "go to the blue house", "dig a hole 3 by 3", "what are you doing"];
     for parser in [&alone, &twins, &pair] {
         for text in texts {

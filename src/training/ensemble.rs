@@ -24,7 +24,7 @@ use crate::parser::{
     CONFIG_FILE, FEATURES_DIR, ModelMeta, PARTNERS_DIR, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE,
 };
 use crate::training::average::read;
-use crate::training::model_dir::write_checked;
+use crate::training::model_dir::{ensure_new, write_checked};
 use crate::training::trainer::copy_features;
 
 /// The tensors of features model `other` that differ from those of `base`, or `None` when the two
@@ -70,15 +70,15 @@ fn changed_features(base: &Path, other: &Path) -> Result<Option<HashMap<String, 
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|source| ParserError::Io { path: dir.into(), source })?;
+    std::fs::create_dir_all(dir).map_err(ParserError::io(dir))?;
     let path = dir.join(name);
-    std::fs::write(&path, bytes).map_err(|source| ParserError::Io { path, source })
+    std::fs::write(&path, bytes).map_err(ParserError::io(&path))
 }
 
 /// Writes the models in `dirs` (two or more, each a single network) to `out` as one ensemble. They
 /// must write the same output tokens and read the same pretrained word features; their sizes and
-/// word vocabularies may differ. The result is loaded once before this returns, so a directory that
-/// would not parse is never left behind.
+/// word vocabularies may differ. `out` must be new (or empty): the result is loaded once before this
+/// returns and removed if it would not parse, which must never take other files with it.
 pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     let [first, rest @ ..] = dirs else {
         return Err(ParserError::Data("no models to put together".into()));
@@ -86,6 +86,7 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
     if rest.is_empty() {
         return Err(ParserError::Data("an ensemble needs at least two models".into()));
     }
+    ensure_new(out, "the ensemble")?;
     let mut meta: ModelMeta = serde_json::from_slice(&read(first, CONFIG_FILE)?)?;
     let features = meta.model.word_features > 0;
     for dir in dirs {
@@ -129,7 +130,7 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
             }
             if features && let Some(changed) = changed_features(&first.join(FEATURES_DIR), &dir.join(FEATURES_DIR))? {
                 let own = partner.join(FEATURES_DIR);
-                std::fs::create_dir_all(&own).map_err(|source| ParserError::Io { path: own.clone(), source })?;
+                std::fs::create_dir_all(&own).map_err(ParserError::io(&own))?;
                 candle_core::safetensors::save(&changed, own.join(pretrained::WEIGHTS_FILE))?;
             }
         }
