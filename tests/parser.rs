@@ -67,6 +67,33 @@ fn a_tiny_model_trains_and_its_loss_falls() {
     }
 }
 
+#[test]
+fn label_smoothing_keeps_a_share_of_belief_for_the_other_tokens() {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 96, 3).unwrap();
+    let train = |eps: f32| {
+        let opts = trainer::Options { epochs: 10, max_steps: Some(40), label_smoothing: eps, ..tiny_options() };
+        trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh).unwrap().0
+    };
+    // Smoothing keeps a share of belief for every token: the network is less sure of its first
+    // token and drives none of the others as far towards zero probability as without.
+    let (plain, smoothed) = (train(0.0), train(0.3));
+    for text in ["build a red cube here", "go to the blue house", "what are you doing"] {
+        let first = |parser: &NeuralParser| {
+            let tokens = first_step(parser, text)[..parser.out.len()].to_vec();
+            let top = tokens.iter().copied().fold(f32::MIN, f32::max);
+            (top, tokens.into_iter().fold(f32::MAX, f32::min))
+        };
+        let ((top, low), (smoothed_top, smoothed_low)) = (first(&plain), first(&smoothed));
+        assert!(smoothed_top < top - 0.1, "{text}: top log-probability {smoothed_top} against {top}");
+        assert!(smoothed_low > low + 1.0, "{text}: lowest log-probability {smoothed_low} against {low}");
+    }
+
+    let opts = trainer::Options { label_smoothing: 1.0, ..tiny_options() };
+    let Err(err) = trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh) else { panic!("trained") };
+    let err = err.to_string();
+    assert!(err.contains("label smoothing must be in [0, 1)"), "{err}");
+}
+
 /// The weights in a model directory's file `name`, flattened, by variable name.
 fn weights(dir: &Path, name: &str) -> std::collections::BTreeMap<String, Vec<f32>> {
     let tensors = candle_core::safetensors::load(dir.join(name), &candle_core::Device::Cpu).unwrap();

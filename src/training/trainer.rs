@@ -86,6 +86,11 @@ pub struct Options {
     /// [`super::tune`]); `None` keeps them frozen.
     #[serde(default)]
     pub tune_features: Option<f64>,
+    /// Spread this share of each output token's target over the whole output vocabulary (label
+    /// smoothing; 0 keeps the plain cross-entropy). The annotators disagree on forms the network
+    /// cannot tell apart, and a softer target stops it from staking everything on one habit.
+    #[serde(default)]
+    pub label_smoothing: f32,
 }
 
 impl Default for Options {
@@ -113,6 +118,7 @@ impl Default for Options {
             ema: None,
             styles: None,
             tune_features: None,
+            label_smoothing: 0.0,
         }
     }
 }
@@ -409,7 +415,7 @@ fn batch_loss(
     batch: &[&Prepared],
     features: Option<&Tensor>,
     dropout: &Dropout,
-    word_dropout: f32,
+    opts: &Options,
 ) -> Result<Tensor> {
     let dev = &parser.device;
     let pad = parser.out.id(PAD).unwrap_or(0);
@@ -417,7 +423,7 @@ fn batch_loss(
     let eos = parser.out.id(EOS).unwrap_or(0);
     let span_id = parser.out.id(SPAN).unwrap_or(0);
     let rows: Vec<&[String]> = batch.iter().map(|p| p.words.as_slice()).collect();
-    let unk = || dropout.draw() < word_dropout;
+    let unk = || dropout.draw() < opts.word_dropout;
     let (ids, tri, lengths) = input_tensors(&parser.words, parser.net.cfg.trigram_buckets, &rows, Some(&unk), dev)?;
     let enc = parser.net.encode(&ids, &tri, &lengths, features, Some(dropout))?;
     let s = ids.dims2()?.1;
@@ -459,7 +465,7 @@ fn batch_loss(
     let v = parser.out.len();
     let tok_rows = Tensor::new(tok_rows.as_slice(), dev)?;
     let logits = out.logits.reshape((bsz * t, v))?.index_select(&tok_rows, 0)?;
-    let mut loss = candle_nn::loss::cross_entropy(&logits, &Tensor::new(tok_targets.as_slice(), dev)?)?;
+    let mut loss = smoothed_cross_entropy(&logits, &Tensor::new(tok_targets.as_slice(), dev)?, opts.label_smoothing)?;
     if !ptr_rows.is_empty() {
         let ptr_rows = Tensor::new(ptr_rows.as_slice(), dev)?;
         let start = out.start.reshape((bsz * t, s))?.index_select(&ptr_rows, 0)?;
@@ -468,6 +474,18 @@ fn batch_loss(
         loss = (loss + candle_nn::loss::cross_entropy(&end, &Tensor::new(ends.as_slice(), dev)?)?)?;
     }
     Ok(loss)
+}
+
+/// Cross-entropy of `logits` (rows × classes) against `targets`, with a share `eps` of each
+/// target spread evenly over all classes: `(1 - eps) · nll + eps · mean over classes of -log p`.
+/// `eps = 0` is candle's own cross-entropy, so runs without smoothing compute exactly what they did.
+fn smoothed_cross_entropy(logits: &Tensor, targets: &Tensor, eps: f32) -> Result<Tensor> {
+    let nll = candle_nn::loss::cross_entropy(logits, targets)?;
+    if eps == 0.0 {
+        return Ok(nll);
+    }
+    let spread = candle_nn::ops::log_softmax(logits, candle_core::D::Minus1)?.mean_all()?.neg()?;
+    Ok(((nll * (1.0 - eps as f64))? + (spread * eps as f64)?)?)
 }
 
 /// Everything a training run derives from the training examples before the first step.
@@ -703,6 +721,10 @@ pub fn train(
 ) -> Result<(NeuralParser, TrainReport)> {
     let started = Instant::now();
     refuse_to_overwrite_a_checkpoint(out, start)?;
+    if !(0.0..1.0).contains(&opts.label_smoothing) {
+        let eps = opts.label_smoothing;
+        return Err(ParserError::Data(format!("label smoothing must be in [0, 1), not {eps}")));
+    }
     let device = crate::parser::model::default_device();
     let Vocabularies { words, out: out_vocab, grammar, mut cfg, prepared } = match start {
         Start::From(dir) => prepare_from(dir, train, opts)?,
@@ -874,7 +896,7 @@ pub fn train(
                 }
                 _ => feature_cache.as_deref().map(|c| batch_features(c, chunk, &parser.device)).transpose()?,
             };
-            let loss = batch_loss(&parser, &batch, feats.as_ref(), &dropout, opts.word_dropout)?;
+            let loss = batch_loss(&parser, &batch, feats.as_ref(), &dropout, opts)?;
             let grads = loss.backward()?;
             opt.step(&grads)?;
             if let Some(tuned) = &mut tuned {
@@ -1002,6 +1024,19 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn smoothed_cross_entropy_spreads_a_share_of_the_target_over_every_class() {
+        let logits = Tensor::new(&[[1f32, 2.0, 3.0]], &Device::Cpu).unwrap();
+        let targets = Tensor::new(&[2u32], &Device::Cpu).unwrap();
+        let loss = |eps| smoothed_cross_entropy(&logits, &targets, eps).unwrap().to_scalar::<f32>().unwrap();
+        // log-softmax of (1, 2, 3): -2.4076, -1.4076, -0.4076.
+        assert!((loss(0.0) - 0.407_606).abs() < 1e-5, "{}", loss(0.0));
+        let plain = candle_nn::loss::cross_entropy(&logits, &targets).unwrap().to_scalar::<f32>().unwrap();
+        assert_eq!(loss(0.0), plain);
+        // 0.9 · 0.4076 + 0.1 · (2.4076 + 1.4076 + 0.4076) / 3
+        assert!((loss(0.1) - 0.507_606).abs() < 1e-5, "{}", loss(0.1));
+    }
 
     fn checkpoint(epoch: usize, planned_epochs: usize, planned_lr: f64) -> Checkpoint {
         Checkpoint {
