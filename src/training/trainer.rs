@@ -87,8 +87,9 @@ pub struct Options {
     #[serde(default)]
     pub tune_features: Option<f64>,
     /// Spread this share of each output token's target over the whole output vocabulary (label
-    /// smoothing; 0 keeps the plain cross-entropy). The annotators disagree on forms the network
-    /// cannot tell apart, and a softer target stops it from staking everything on one habit.
+    /// smoothing; 0 keeps the plain cross-entropy). Meant for annotators who disagree on forms the
+    /// network cannot tell apart; measured at 0.1 on the shipped recipe, it cost 1.4–1.6 points
+    /// (models/parser/CARD.md, session 30).
     #[serde(default)]
     pub label_smoothing: f32,
 }
