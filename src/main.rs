@@ -227,6 +227,10 @@ enum Command {
     },
     /// Benchmark the parser: exact match overall / per type, error kinds, latency.
     EvalParser(cli::eval_parser::Args),
+    /// How high exact match can go on an annotated file: how often the annotators wrote the same
+    /// form for the same text, for the same text with one object's name changed, and whether the
+    /// held-out rows' trees occur in training at all (`--parser`: the parser's score beside them).
+    DataCeiling(cli::data_ceiling::Args),
     /// Parse one chat line: prints the logical form as JSON and the confidence.
     Parse {
         text: String,
@@ -362,6 +366,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
             }
             cli::eval_parser::run(args)
+        }
+        Command::DataCeiling(args) => {
+            // One thread, like eval-parser: --parser parses every held-out row.
+            if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+                // SAFETY: set before any other thread exists.
+                unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
+            }
+            cli::data_ceiling::run(args)
         }
         Command::Parse { text, model, beam, explain } => cli::parse::run(&text, model.as_deref(), beam, explain),
         Command::Chat(args) => cli::chat::run(&args),

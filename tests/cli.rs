@@ -67,6 +67,63 @@ fn check_data_on_a_missing_file_is_a_clear_error() {
 }
 
 #[test]
+fn data_ceiling_measures_the_annotators_consistency_on_the_held_out_split() {
+    // The released file and the training split are fixed, so are these counts: 215 held-out rows
+    // have a name twin in training, and for 168 of them the twins' most common form is their own.
+    let (code, out, err) = craftmate(&["data-ceiling"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("../shared/data/annotated.txt: 8778 training rows, 979 held-out rows"), "{out}");
+    assert!(out.contains("their forms agree in 98.91% (271/274) of pairs"), "{out}");
+    assert!(out.contains("as annotated                                 84.27% (825/979)"), "{out}");
+    assert!(out.contains("only twins from the row's own batch vote     88.70% (157/177)"), "{out}");
+    assert!(!out.contains("the parser's exact match"), "the parser runs only with --parser: {out}");
+    assert_eq!(
+        out.lines().last(),
+        Some(
+            "name-twin ceiling: 78.14% (168/215) of held-out rows with a twin get their own form from their twins' vote"
+        )
+    );
+}
+
+#[test]
+fn data_ceiling_with_the_parser_scores_it_on_the_same_rows() {
+    // Ten commands, half held out: whichever half that is, every group line is printed and the
+    // closing line puts the parser beside the ceiling.
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    let form = |n: usize| {
+        format!(
+            r#"{{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{{"action_type": "BUILD", "schematic": {{"filters": {{"where_clause": {{"AND": [{{"pred_text": "has_name", "obj_text": [0, [{n}, {n}]]}}]}}}}}}}}]}}"#
+        )
+    };
+    for word in ["cube", "tower", "wall", "house", "bridge"] {
+        writeln!(f, "build a {word}|{}", form(2)).unwrap();
+        writeln!(f, "please build {word}|{}", form(2)).unwrap();
+    }
+    let (code, out, err) =
+        craftmate(&["data-ceiling", "--data", f.path().to_str().unwrap(), "--valid-fraction", "0.5", "--parser"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": 5 training rows, 5 held-out rows"), "{out}");
+    assert!(out.contains("rows with the same text: none") && !out.contains("(0/0)"), "{out}");
+    for line in
+        ["all held-out rows", "rows whose tree no training row has", "rows with name twins", "where it does not"]
+    {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("name-twin ceiling: ") && last.ends_with("of the same rows)"), "{out}");
+}
+
+#[test]
+fn data_ceiling_refuses_a_missing_file_and_a_fraction_out_of_range() {
+    let (code, _, err) = craftmate(&["data-ceiling", "--data", "no/such/file.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no/such/file.txt"), "{err}");
+    let (code, _, err) = craftmate(&["data-ceiling", "--valid-fraction", "1.5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--valid-fraction must be above 0 and below 1"), "{err}");
+}
+
+#[test]
 fn no_subcommand_starts_the_play_repl_and_help_lists_subcommands() {
     let (code, out, _) = craftmate(&[]);
     assert_eq!(code, 0, "with no input the REPL greets and ends");

@@ -23,7 +23,8 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, ok: bool) {
+    /// Counts one more case, correct or not.
+    pub fn add(&mut self, ok: bool) {
         self.total += 1;
         self.correct += ok as usize;
     }

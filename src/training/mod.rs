@@ -4,11 +4,13 @@
 //! ([`ema`]), its resumable optimizer ([`adamw`]) and its fine-tuning of the pretrained word
 //! features ([`tune`]), a run's last epoch as a model ([`checkpoint_model`]), weight averaging of
 //! fine-tuned runs ([`average`]), ensembles of separate runs ([`ensemble`]), half-size (f16)
-//! copies of trained models ([`half`]), the checks every new model directory gets ([`model_dir`]), the benchmark ([`eval`]) and row-by-row comparisons of two
-//! models' results ([`compare`]).
+//! copies of trained models ([`half`]), the checks every new model directory gets
+//! ([`model_dir`]), the benchmark ([`eval`]), how high exact match can go on the data itself
+//! ([`ceiling`]) and row-by-row comparisons of two models' results ([`compare`]).
 
 pub mod adamw;
 pub mod average;
+pub mod ceiling;
 pub mod checkpoint_model;
 pub mod compare;
 pub mod data;
