@@ -1,14 +1,15 @@
 //! `craftmate data-ceiling [--data FILE] [--parser] [--model DIR]`: how consistent the annotations
 //! of the held-out split are with the training split's, i.e. how high exact match can go for a
 //! parser that reads only the chat (see `craftmate::training::ceiling`). With `--parser`, the
-//! parser's exact match on the same groups of rows, so a score can be read against its ceiling.
+//! parser's exact match on the same groups of rows, so a score can be read against its ceiling;
+//! with `--examples N`, the rows whose twins disagree with them, to read.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use craftmate::training::ceiling::{self, Report};
-use craftmate::training::data;
+use craftmate::training::data::{self, Example, Origin};
 use craftmate::training::eval::{self, Tally};
 
 // The command's options (its help text is the `DataCeiling` command's doc in main.rs).
@@ -29,6 +30,10 @@ pub struct Args {
     /// Model directory for --parser (default: the model shipped in the binary).
     #[arg(long)]
     pub model: Option<PathBuf>,
+    /// Also print up to N held-out rows whose twins wrote another form, with the form most of
+    /// them wrote and one of those twins: the disagreements behind the ceiling, to read.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub examples: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -55,6 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.valid_fraction * 100.0
     );
     print_data(&report);
+    print_disagreements(&report, &valid, args.examples);
 
     // The parser's exact match on the rows with twins, to read against their ceiling.
     let parser_on_twins = if args.parser {
@@ -134,4 +140,35 @@ fn print_parser(report: &Report, correct: &[bool]) -> Tally {
     println!("  {:<44} {}", "  where the twins' vote gives the row's form", share(&vote_right));
     println!("  {:<44} {}", "  where it does not", share(&vote_wrong));
     with_twins
+}
+
+/// The first `n` rows whose twins' vote misses their form: the row and its form, then the form
+/// most of its twins wrote and one of them. Row numbers count from 0 in the annotation file.
+fn print_disagreements(report: &Report, valid: &[Example], n: usize) {
+    if n == 0 {
+        return;
+    }
+    let shown = report.disagreements.len().min(n);
+    println!(
+        "held-out rows whose twins wrote another form ({shown} of {}; rows of the file counted from 0):",
+        report.disagreements.len()
+    );
+    for d in report.disagreements.iter().take(n) {
+        let row = &valid[d.row];
+        let at =
+            |origin: Option<usize>| origin.map(|n| format!("row {n}")).unwrap_or_else(|| "not from the file".into());
+        let own = match row.origin {
+            Origin::Annotated(n) => Some(n),
+            _ => None,
+        };
+        println!("  \"{}\" ({}): {}", row.text(), at(own), row.json);
+        println!(
+            "    {} of its {} twins wrote, e.g. \"{}\" ({}): {}",
+            d.votes,
+            d.twins,
+            d.twin_text,
+            at(d.twin_row),
+            d.majority
+        );
+    }
 }

@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::data::Example;
+use super::data::{Example, Origin};
 use super::eval::{Tally, skeleton, without_text_spans};
 use crate::parser::linearize::as_span;
 
@@ -58,6 +58,24 @@ pub struct Report {
     /// For each held-out row (in order): whether it has a training twin, and whether its twins'
     /// vote gives its form. Lets a caller score a parser on the same rows.
     pub twin_votes: Vec<Option<bool>>,
+    /// The held-out rows whose twins' vote gives another form than their own, in order: the
+    /// examples behind [`Report::twins`]'s misses.
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// A held-out row whose annotator wrote another form than most of its name twins.
+#[derive(Debug, Clone)]
+pub struct Disagreement {
+    /// The held-out row (index into the `valid` rows given to [`measure`]).
+    pub row: usize,
+    /// The twins' most common form.
+    pub majority: Value,
+    /// How many twins wrote it, of how many.
+    pub votes: usize,
+    pub twins: usize,
+    /// One twin that wrote it, and its row in the annotation file (when it comes from one).
+    pub twin_text: String,
+    pub twin_row: Option<usize>,
 }
 
 /// Measures `train` against `valid` (a split of the same file; see [`super::data::split`]).
@@ -69,7 +87,7 @@ pub fn measure(train: &[Example], valid: &[Example]) -> Report {
     let trees_plain: BTreeSet<String> =
         train.iter().map(|e| skeleton(&without_text_spans(&e.json)).to_string()).collect();
     let twins = TwinIndex::new(train);
-    for row in valid {
+    for (i, row) in valid.iter().enumerate() {
         let seen = trees.contains(&skeleton(&row.json).to_string());
         report.seen_tree.add(seen);
         report.tree_seen.push(seen);
@@ -85,6 +103,20 @@ pub fn measure(train: &[Example], valid: &[Example]) -> Report {
         let hit = wins_vote(&row.json, found.iter().map(|t| &t.json));
         report.twins.add(hit);
         report.twin_votes.push(Some(hit));
+        if !hit && let Some(&(majority, votes)) = counted(found.iter().map(|t| &t.json)).first() {
+            let twin = found.iter().find(|t| t.json == *majority).expect("a twin wrote the majority form");
+            report.disagreements.push(Disagreement {
+                row: i,
+                majority: majority.clone(),
+                votes,
+                twins: found.len(),
+                twin_text: twin.text(),
+                twin_row: match twin.origin {
+                    Origin::Annotated(n) => Some(n),
+                    _ => None,
+                },
+            });
+        }
         report.twins_by_batch.entry(batch(row)).or_default().add(hit);
         report.twins_ignoring_text_spans.add(wins_vote(
             &without_text_spans(&row.json),
@@ -123,6 +155,14 @@ fn repeats<'a>(rows: impl Iterator<Item = &'a Example>) -> Tally {
 /// Whether `form` is (one of) the most common among `votes`. Forms are compared as values (key
 /// order ignored).
 fn wins_vote<'a>(form: &Value, votes: impl Iterator<Item = &'a Value>) -> bool {
+    let counts = counted(votes);
+    let best = counts.first().map_or(0, |&(_, n)| n);
+    counts.iter().any(|&(v, n)| n == best && v == form)
+}
+
+/// The distinct forms among `votes` with how many times each occurs, most common first (ties in
+/// the order first seen).
+fn counted<'a>(votes: impl Iterator<Item = &'a Value>) -> Vec<(&'a Value, usize)> {
     let mut counts: Vec<(&Value, usize)> = Vec::new();
     for vote in votes {
         match counts.iter_mut().find(|(v, _)| *v == vote) {
@@ -130,8 +170,8 @@ fn wins_vote<'a>(form: &Value, votes: impl Iterator<Item = &'a Value>) -> bool {
             None => counts.push((vote, 1)),
         }
     }
-    let best = counts.iter().map(|&(_, n)| n).max().unwrap_or(0);
-    best > 0 && counts.iter().any(|&(v, n)| n == best && v == form)
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    counts
 }
 
 /// Word positions inside a `has_name` triple's `obj_text` span, anywhere in the form.
@@ -279,6 +319,11 @@ mod tests {
         // Told the batch, the late row's lone same-batch twin gives its form.
         assert_eq!((report.twins_same_batch.correct, report.twins_same_batch.total), (3, 3));
         assert_eq!(report.twin_votes, [Some(true), Some(false), Some(true), None]);
+        // The miss, with the form most twins wrote and one of them.
+        let [miss] = report.disagreements.as_slice() else { panic!("{:?}", report.disagreements) };
+        assert_eq!((miss.row, miss.votes, miss.twins), (1, 2, 3));
+        assert_eq!(miss.majority, build(0, "x", true).json);
+        assert_eq!((miss.twin_text.as_str(), miss.twin_row), ("build a tent", Some(10)));
         let late = &report.twins_by_batch["style:a3"];
         assert_eq!((late.correct, late.total), (0, 1));
         // Trees: the NOOP tree is not in training; the others are.
