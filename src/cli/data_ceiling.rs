@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use craftmate::training::ceiling::{self, Report};
-use craftmate::training::data::{self, Example, Origin};
+use craftmate::training::data::{self, Example};
 use craftmate::training::eval::{self, Tally};
 
 // The command's options (its help text is the `DataCeiling` command's doc in main.rs).
@@ -157,11 +157,7 @@ fn print_disagreements(report: &Report, valid: &[Example], n: usize) {
         let row = &valid[d.row];
         let at =
             |origin: Option<usize>| origin.map(|n| format!("row {n}")).unwrap_or_else(|| "not from the file".into());
-        let own = match row.origin {
-            Origin::Annotated(n) => Some(n),
-            _ => None,
-        };
-        println!("  \"{}\" ({}): {}", row.text(), at(own), row.json);
+        println!("  \"{}\" ({}): {}", row.text(), at(row.origin.annotated_row()), row.json);
         println!(
             "    {} of its {} twins wrote, e.g. \"{}\" ({}): {}",
             d.votes,

@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::data::{Example, Origin};
+use super::data::Example;
 use super::eval::{Tally, skeleton, without_text_spans};
 use crate::parser::linearize::as_span;
 
@@ -103,18 +103,17 @@ pub fn measure(train: &[Example], valid: &[Example]) -> Report {
         let hit = wins_vote(&row.json, found.iter().map(|t| &t.json));
         report.twins.add(hit);
         report.twin_votes.push(Some(hit));
-        if !hit && let Some(&(majority, votes)) = counted(found.iter().map(|t| &t.json)).first() {
-            let twin = found.iter().find(|t| t.json == *majority).expect("a twin wrote the majority form");
+        if !hit
+            && let Some(&(majority, votes)) = counted(found.iter().map(|t| &t.json)).first()
+            && let Some(twin) = found.iter().find(|t| t.json == *majority)
+        {
             report.disagreements.push(Disagreement {
                 row: i,
                 majority: majority.clone(),
                 votes,
                 twins: found.len(),
                 twin_text: twin.text(),
-                twin_row: match twin.origin {
-                    Origin::Annotated(n) => Some(n),
-                    _ => None,
-                },
+                twin_row: twin.origin.annotated_row(),
             });
         }
         report.twins_by_batch.entry(batch(row)).or_default().add(hit);

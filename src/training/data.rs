@@ -40,6 +40,14 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// The row of the annotation file, for an annotated example.
+    pub fn annotated_row(&self) -> Option<usize> {
+        match self {
+            Origin::Annotated(row) => Some(*row),
+            _ => None,
+        }
+    }
+
     /// The style token of an example from here, when annotated rows are cut into batches at the row
     /// numbers `batches` (ascending): `style:a0` before the first cut, `style:a1` after it, …;
     /// `style:chat`, `style:tpl` and `style:other` for the other origins.
@@ -125,6 +133,7 @@ mod tests {
         assert_eq!(Origin::Annotated(9500).style(&cuts), "style:a2");
         assert_eq!(Origin::Chat.style(&cuts), "style:chat");
         assert_eq!(Origin::Templated.style(&[]), "style:tpl");
+        assert_eq!((Origin::Annotated(9500).annotated_row(), Origin::Chat.annotated_row()), (Some(9500), None));
     }
 
     #[test]
