@@ -272,6 +272,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if !matches!(command, Command::Play { .. } | Command::Chat(_) | Command::Connect(_)) {
         cli::end_quietly_on_closed_pipe();
     }
+    // Parser scores come with latencies measured on one thread (data-ceiling --parser parses the
+    // same rows); candle and gemm read this before their first use.
+    if matches!(command, Command::EvalParser(_) | Command::DataCeiling(_))
+        && std::env::var_os("RAYON_NUM_THREADS").is_none()
+    {
+        // SAFETY: set before any other thread exists.
+        unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
+    }
     match command {
         Command::Play { name, no_colour, memory, config } => {
             cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref())
@@ -359,22 +367,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::EnsembleModels { out, models } => cli::train::ensemble(&models, &out),
         Command::CheckpointModel { out, run } => cli::train::checkpoint_model(&run, &out),
         Command::HalfModel { out, model } => cli::train::half(&model, &out),
-        Command::EvalParser(args) => {
-            // Latency is reported for one thread; candle and gemm read this before their first use.
-            if std::env::var_os("RAYON_NUM_THREADS").is_none() {
-                // SAFETY: set before any other thread exists.
-                unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
-            }
-            cli::eval_parser::run(args)
-        }
-        Command::DataCeiling(args) => {
-            // One thread, like eval-parser: --parser parses every held-out row.
-            if std::env::var_os("RAYON_NUM_THREADS").is_none() {
-                // SAFETY: set before any other thread exists.
-                unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
-            }
-            cli::data_ceiling::run(args)
-        }
+        Command::EvalParser(args) => cli::eval_parser::run(args),
+        Command::DataCeiling(args) => cli::data_ceiling::run(args),
         Command::Parse { text, model, beam, explain } => cli::parse::run(&text, model.as_deref(), beam, explain),
         Command::Chat(args) => cli::chat::run(&args),
         Command::Connect(args) => cli::connect::run(&args),
