@@ -67,70 +67,6 @@ fn check_data_on_a_missing_file_is_a_clear_error() {
 }
 
 #[test]
-fn data_ceiling_measures_the_annotators_consistency_on_the_held_out_split() {
-    // The released file and the training split are fixed, so are these counts: 215 held-out rows
-    // have a name twin in training, and for 168 of them the twins' most common form is their own.
-    let (code, out, err) = craftmate(&["data-ceiling", "--examples", "2"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.starts_with("../shared/data/annotated.txt: 8778 training rows, 979 held-out rows"), "{out}");
-    assert!(out.contains("their forms agree in 98.91% (271/274) of pairs"), "{out}");
-    assert!(out.contains("as annotated                                 84.27% (825/979)"), "{out}");
-    assert!(out.contains("only twins from the row's own batch vote     88.70% (157/177)"), "{out}");
-    assert!(!out.contains("the parser's exact match"), "the parser runs only with --parser: {out}");
-    // The 47 misses, two of them shown with a twin that wrote the majority's form.
-    assert!(
-        out.contains("held-out rows whose twins wrote another form (2 of 47; rows of the file counted from 0):"),
-        "{out}"
-    );
-    assert!(out.contains("\"build another stair\" (row 1584): "), "{out}");
-    assert!(out.contains("2 of its 3 twins wrote, e.g. \"build another cube\" (row 2123): "), "{out}");
-    assert_eq!(
-        out.lines().last(),
-        Some(
-            "name-twin ceiling: 78.14% (168/215) of held-out rows with a twin get their own form from their twins' vote"
-        )
-    );
-}
-
-#[test]
-fn data_ceiling_with_the_parser_scores_it_on_the_same_rows() {
-    // Ten commands, half held out: whichever half that is, every group line is printed and the
-    // closing line puts the parser beside the ceiling.
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    let form = |n: usize| {
-        format!(
-            r#"{{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{{"action_type": "BUILD", "schematic": {{"filters": {{"where_clause": {{"AND": [{{"pred_text": "has_name", "obj_text": [0, [{n}, {n}]]}}]}}}}}}}}]}}"#
-        )
-    };
-    for word in ["cube", "tower", "wall", "house", "bridge"] {
-        writeln!(f, "build a {word}|{}", form(2)).unwrap();
-        writeln!(f, "please build {word}|{}", form(2)).unwrap();
-    }
-    let (code, out, err) =
-        craftmate(&["data-ceiling", "--data", f.path().to_str().unwrap(), "--valid-fraction", "0.5", "--parser"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains(": 5 training rows, 5 held-out rows"), "{out}");
-    assert!(out.contains("rows with the same text: none") && !out.contains("(0/0)"), "{out}");
-    for line in
-        ["all held-out rows", "rows whose tree no training row has", "rows with name twins", "where it does not"]
-    {
-        assert!(out.contains(line), "{line}: {out}");
-    }
-    let last = out.lines().last().unwrap();
-    assert!(last.starts_with("name-twin ceiling: ") && last.ends_with("of the same rows)"), "{out}");
-}
-
-#[test]
-fn data_ceiling_refuses_a_missing_file_and_a_fraction_out_of_range() {
-    let (code, _, err) = craftmate(&["data-ceiling", "--data", "no/such/file.txt"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("no/such/file.txt"), "{err}");
-    let (code, _, err) = craftmate(&["data-ceiling", "--valid-fraction", "1.5"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("--valid-fraction must be above 0 and below 1"), "{err}");
-}
-
-#[test]
 fn no_subcommand_starts_the_play_repl_and_help_lists_subcommands() {
     let (code, out, _) = craftmate(&[]);
     assert_eq!(code, 0, "with no input the REPL greets and ends");
@@ -138,23 +74,10 @@ fn no_subcommand_starts_the_play_repl_and_help_lists_subcommands() {
     let (code, out, _) = craftmate(&["--help"]);
     assert_eq!(code, 0);
     assert!(out.contains("check-data") && out.contains("scenario") && out.contains("play"));
-}
-
-#[test]
-fn half_model_copies_the_shipped_model_and_never_overwrites() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("half");
-    let out_arg = out.to_str().unwrap();
-    let (code, said, err) = craftmate(&["half-model", "--out", out_arg, "models/parser"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(said.contains("2 network(s) in f16") && said.contains("eval-parser --model"), "{said}");
-    assert!(out.join("partners/01/model.safetensors").is_file() && out.join("features/model.safetensors").is_file());
-    let (code, _, err) = craftmate(&["half-model", "--out", out_arg, "models/parser"]);
-    assert_ne!(code, 0);
-    assert!(err.contains("already exists"), "{err}");
-    let (code, _, err) = craftmate(&["half-model", "--out", tmp.path().join("x").to_str().unwrap(), "no/such/model"]);
-    assert_ne!(code, 0);
-    assert!(err.contains("no/such/model") && err.contains("not a parser model directory"), "{err}");
+    // Only the product's commands: the research tools are craftmate-lab's.
+    for lab in ["data-ceiling", "half-model", "ensemble-models", "average-models", "checkpoint-model", "pack-features"] {
+        assert!(!out.contains(lab), "{lab} in the product's help: {out}");
+    }
 }
 
 #[test]
@@ -209,48 +132,6 @@ fn eval_parser_scores_the_scenario_phrasings_and_dumps_every_parse() {
 }
 
 #[test]
-fn eval_parser_against_an_earlier_dump_counts_the_rows_each_got_right() {
-    let args = |extra: &[&str]| {
-        let mut a = vec!["eval-parser", "--scenarios", "tests/scenarios/actions", "--limit", "6"];
-        a.extend_from_slice(extra);
-        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
-    };
-    let run = |a: Vec<String>| craftmate(&a.iter().map(String::as_str).collect::<Vec<_>>());
-    let dir = tempfile::tempdir().unwrap();
-    let dump = dir.path().join("now.jsonl");
-    let (code, _, err) = run(args(&["--dump", dump.to_str().unwrap()]));
-    assert_eq!(code, 0, "{err}");
-    // A made-up earlier run that got right exactly the rows this one got wrong.
-    let records: Vec<serde_json::Value> =
-        std::fs::read_to_string(&dump).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let right = records.iter().filter(|r| r["correct"] == true).count();
-    let flipped: String = records
-        .iter()
-        .map(|r| format!("{}\n", serde_json::json!({"text": r["text"], "correct": r["correct"] != true})))
-        .collect();
-    let earlier = dir.path().join("earlier.jsonl");
-    std::fs::write(&earlier, flipped).unwrap();
-    let (code, out, err) = run(args(&["--against", earlier.to_str().unwrap()]));
-    assert_eq!(code, 0, "{err}");
-    let expect = format!("(6 rows): right in both 0, only here {right}, only there {}, in neither 0", 6 - right);
-    assert!(out.contains(&expect), "{expect}\n{out}");
-    assert!(out.contains("McNemar exact p = "), "{out}");
-    assert!(out.lines().last().unwrap().starts_with("exact match: "), "the closing lines stay last: {out}");
-    // Against itself: no row won or lost.
-    let (_, out, _) = run(args(&["--against", dump.to_str().unwrap()]));
-    assert!(out.contains("only here 0, only there 0") && out.contains("p = 1.000"), "{out}");
-    // Other rows, or not a dump at all: a clear error, not numbers that mean nothing.
-    let (code, out, err) = run(args(&["--skip", "1", "--against", dump.to_str().unwrap()]));
-    assert_ne!(code, 0);
-    assert!(err.contains("row 1 differs"), "{err}");
-    assert!(!out.contains("per dialogue type"), "checked before the evaluation: {out}");
-    std::fs::write(&earlier, "exact match: 50%\n").unwrap();
-    let (code, out, err) = run(args(&["--against", earlier.to_str().unwrap()]));
-    assert_ne!(code, 0);
-    assert!(err.contains("not an eval-parser --dump record") && !out.contains("exact match"), "{err}");
-}
-
-#[test]
 fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     // Forty templated commands written as a released `text|json` file: a run of seconds.
     let dir = tempfile::tempdir().unwrap();
@@ -262,7 +143,8 @@ fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     let out = dir.path().join("model");
     let (data, out) = (data.to_str().unwrap(), out.to_str().unwrap());
     let run_in = |out: &str, more: &[&str]| {
-        let mut args = vec!["train", "--data", data, "--out", out, "--noop", "0", "--epochs", "3", "--d-model", "32"];
+        let mut args =
+            vec!["train", "--single", "--data", data, "--out", out, "--noop", "0", "--epochs", "3", "--d-model", "32"];
         args.extend_from_slice(more);
         craftmate(&args)
     };
@@ -286,9 +168,8 @@ fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
 
     // The paused run's last epoch, written out as a model of its own, parses.
     let last = dir.path().join("last");
-    let (code, stdout, stderr) = craftmate(&["checkpoint-model", "--out", last.to_str().unwrap(), out]);
-    assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("wrote epoch 1 of 3") && stdout.contains("eval-parser --model"), "{stdout}");
+    let epoch = craftmate::training::checkpoint_model::checkpoint_model(std::path::Path::new(out), &last).unwrap();
+    assert_eq!((epoch.epoch, epoch.planned_epochs), (1, 3));
     let (code, stdout, stderr) = craftmate(&["parse", "--model", last.to_str().unwrap(), "build a red cube"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("dialogue_type"), "{stdout}");
@@ -311,4 +192,52 @@ fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("done in") && stdout.contains("3 epochs"), "{stdout}");
     assert!(!stderr.contains("no optimizer state"), "the optimizer's state was not picked up: {stderr}");
+}
+
+#[test]
+fn train_runs_the_whole_recipe_and_scores_the_combined_model() {
+    // The recipe's two networks for one epoch each on a small file: a run of seconds that goes
+    // through every step the shipped model went through (processes, kept epochs, ensemble, f16).
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("commands.txt");
+    let rows =
+        craftmate::training::templates::generate_from_dir(std::path::Path::new("data/templates"), 60, 5).unwrap();
+    let lines: Vec<String> = rows.iter().map(|ex| format!("{}|{}", ex.text(), ex.json)).collect();
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    let out = dir.path().join("run");
+    let args = [
+        "train",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--templated",
+        "30",
+        "--noop",
+        "0",
+    ];
+    let (code, stdout, stderr) = craftmate(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("training 2 networks"), "{stdout}");
+    let done = stdout.lines().find(|l| l.starts_with("done in ")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(done.contains("exact match") && done.contains("the shipped model"), "{done}");
+    // The finished model is an ensemble of the two networks in f16, with the features it reads.
+    let model = out.join("model");
+    assert!(model.join("partners/01/model.safetensors").is_file() && model.join("features/model.safetensors").is_file());
+    let weights = candle_core::safetensors::load(model.join("model.safetensors"), &candle_core::Device::Cpu).unwrap();
+    assert!(weights.values().all(|t| t.dtype() == candle_core::DType::F16), "stored as f16");
+    let (code, stdout, stderr) = craftmate(&["parse", "--model", model.to_str().unwrap(), "build a red cube"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("dialogue_type"), "{stdout}");
+    // Run again, it resumes each network from its checkpoint (nothing left to train) and combines anew.
+    let (code, stdout, stderr) = craftmate(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let log = std::fs::read_to_string(out.join("networks/a/train.log")).unwrap();
+    assert!(log.contains("nothing left to train"), "{log}");
+    // One-network options belong to --single.
+    let (code, _, stderr) = craftmate(&["train", "--out", out.to_str().unwrap(), "--resume"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--single"), "{stderr}");
 }

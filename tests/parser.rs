@@ -6,7 +6,7 @@ use std::path::Path;
 use craftmate::logical_form::{normalize, validate};
 use craftmate::parser::{NeuralParser, Parser};
 use craftmate::training::data::{Example, Origin};
-use craftmate::training::{average, data, eval, templates, trainer};
+use craftmate::training::{average, checkpoint, data, eval, templates, trainer};
 
 const ANNOTATED: &str = "../shared/data/annotated.txt";
 
@@ -67,33 +67,6 @@ fn a_tiny_model_trains_and_its_loss_falls() {
     }
 }
 
-#[test]
-fn label_smoothing_keeps_a_share_of_belief_for_the_other_tokens() {
-    let examples = templates::generate_from_dir(Path::new("data/templates"), 96, 3).unwrap();
-    let train = |eps: f32| {
-        let opts = trainer::Options { epochs: 10, max_steps: Some(40), label_smoothing: eps, ..tiny_options() };
-        trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh).unwrap().0
-    };
-    // Smoothing keeps a share of belief for every token: the network is less sure of its first
-    // token and drives none of the others as far towards zero probability as without.
-    let (plain, smoothed) = (train(0.0), train(0.3));
-    for text in ["build a red cube here", "go to the blue house", "what are you doing"] {
-        let first = |parser: &NeuralParser| {
-            let tokens = first_step(parser, text)[..parser.out.len()].to_vec();
-            let top = tokens.iter().copied().fold(f32::MIN, f32::max);
-            (top, tokens.into_iter().fold(f32::MAX, f32::min))
-        };
-        let ((top, low), (smoothed_top, smoothed_low)) = (first(&plain), first(&smoothed));
-        assert!(smoothed_top < top - 0.1, "{text}: top log-probability {smoothed_top} against {top}");
-        assert!(smoothed_low > low + 1.0, "{text}: lowest log-probability {smoothed_low} against {low}");
-    }
-
-    let opts = trainer::Options { label_smoothing: 1.0, ..tiny_options() };
-    let Err(err) = trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh) else { panic!("trained") };
-    let err = err.to_string();
-    assert!(err.contains("label smoothing must be in [0, 1)"), "{err}");
-}
-
 /// The weights in a model directory's file `name`, flattened, by variable name.
 fn weights(dir: &Path, name: &str) -> std::collections::BTreeMap<String, Vec<f32>> {
     let tensors = candle_core::safetensors::load(dir.join(name), &candle_core::Device::Cpu).unwrap();
@@ -108,68 +81,6 @@ fn without_validation_rows_the_last_epoch_is_kept() {
     let (_, report) = trainer::train(&examples, &[], &opts, Some(dir.path()), trainer::Start::Fresh).unwrap();
     assert_eq!(report.best_epoch, 3);
     assert_eq!(weights(dir.path(), "model.safetensors"), weights(dir.path(), "checkpoint.safetensors"));
-}
-
-#[test]
-fn a_run_with_a_weight_average_keeps_and_saves_the_averaged_weights() {
-    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 6).unwrap();
-    let opts = trainer::Options { epochs: 3, ema: Some(0.9), ..tiny_options() };
-    let dir = tempfile::tempdir().unwrap();
-    let (_, report) = trainer::train(&examples, &[], &opts, Some(dir.path()), trainer::Start::Fresh).unwrap();
-    // Both kinds of weights are scored every epoch.
-    assert_eq!(report.epoch_valid.len(), 3);
-    assert_eq!(report.epoch_valid_trained.len(), 3);
-    // The kept model is the average, not the trained weights (written as the checkpoint).
-    let (model, average, trained) = (
-        weights(dir.path(), "model.safetensors"),
-        weights(dir.path(), trainer::AVERAGE_WEIGHTS),
-        weights(dir.path(), "checkpoint.safetensors"),
-    );
-    assert_eq!(model, average);
-    assert_ne!(model, trained);
-    let parser = NeuralParser::load_dir(dir.path()).unwrap();
-    let parsed = parser.parse("build a red cube");
-    assert!(validate("build a red cube", &parsed.lf).is_ok());
-    // A resumed run carries the average on (and refuses nothing).
-    let more = trainer::Options { epochs: 4, ..opts };
-    let (_, report) = trainer::train(&examples, &[], &more, Some(dir.path()), trainer::Start::Resume).unwrap();
-    assert_eq!(report.epochs_run, 4);
-    assert_eq!(report.epoch_valid.len(), 4);
-    assert_ne!(weights(dir.path(), trainer::AVERAGE_WEIGHTS), average);
-}
-
-#[test]
-fn a_network_trained_with_styles_names_one_first_and_it_stays_out_of_the_form() {
-    // Templated commands, half of them dressed up as annotated rows from two batches.
-    let mut examples = templates::generate_from_dir(Path::new("data/templates"), 64, 8).unwrap();
-    for (i, ex) in examples.iter_mut().enumerate().take(32) {
-        ex.origin = Origin::Annotated(if i % 2 == 0 { 10 } else { 700 });
-    }
-    let opts = trainer::Options { epochs: 2, styles: Some(vec![500]), ..tiny_options() };
-    let dir = tempfile::tempdir().unwrap();
-    trainer::train(&examples, &[], &opts, Some(dir.path()), trainer::Start::Fresh).unwrap();
-    let parser = NeuralParser::load_dir(dir.path()).unwrap();
-    let styles: Vec<&str> = parser.grammar.styles.iter().map(String::as_str).collect();
-    assert_eq!(styles, ["style:a0", "style:a1", "style:tpl"]);
-    for text in ["build a red cube", "", "🙂 🙂", "go go go go go go go go go go go go go go go go go"] {
-        let parsed = parser.parse(text);
-        assert!(validate(&normalize(text), &parsed.lf).is_ok(), "{text}");
-        // (The empty line and a fallback NOOP never reach the network.)
-        if !normalize(text).is_empty() && parsed.confidence > 0.0 {
-            let style = parsed.style.as_deref().unwrap_or("none");
-            assert!(styles.contains(&style), "{text}: {style}");
-        }
-        assert!(!parsed.lf.to_json_value().to_string().contains("style"), "{text}");
-        assert!(parsed.choices.iter().all(|c| !c.token.starts_with("style:")), "no part of the confidence");
-    }
-    // Fine-tuning keeps to the way a network was trained.
-    let plain = trainer::Options { epochs: 1, ..tiny_options() };
-    let Err(err) = trainer::train(&examples, &[], &plain, None, trainer::Start::From(dir.path())) else {
-        panic!("a network trained with styles was fine-tuned without them");
-    };
-    let err = err.to_string();
-    assert!(err.contains("trained with styles"), "{err}");
-    trainer::train(&examples, &[], &opts, None, trainer::Start::From(dir.path())).unwrap();
 }
 
 #[test]
@@ -216,13 +127,10 @@ fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
     assert!(report.step_losses[0] < fresh.step_losses[0], "{} vs {}", report.step_losses[0], fresh.step_losses[0]);
 }
 
-/// A tiny random BERT standing in for MiniLM, packed as `craftmate pack-features` would.
+/// A tiny random BERT standing in for MiniLM (the features model reads it unpacked as well).
 fn tiny_features() -> tempfile::TempDir {
-    use craftmate::parser::pretrained;
-    let bert = tempfile::tempdir().unwrap();
     let features = tempfile::tempdir().unwrap();
-    pretrained::write_tiny_bert(bert.path()).unwrap();
-    pretrained::pack(bert.path(), ["build a red cube", "build a tower"].into_iter(), 1, None, features.path()).unwrap();
+    craftmate::parser::pretrained::write_tiny_bert(features.path()).unwrap();
     features
 }
 
@@ -265,37 +173,6 @@ fn pretrained_features_join_a_trained_model_switched_off_and_travel_with_it() {
     assert!(err.contains("features"), "{err}");
 }
 
-#[test]
-fn tuned_word_features_train_with_the_network_and_travel_with_it() {
-    let features = tiny_features();
-    let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 5).unwrap();
-    // Nothing to tune without a features model: an error that says so.
-    let opts = trainer::Options { epochs: 2, tune_features: Some(3e-3), ..tiny_options() };
-    let err = trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh).err().expect("trained").to_string();
-    assert!(err.contains("features"), "{err}");
-
-    let out = tempfile::tempdir().unwrap();
-    let opts = trainer::Options { features: Some(features.path().into()), ..opts };
-    trainer::train(&examples, &examples[..4], &opts, Some(out.path()), trainer::Start::Fresh).unwrap();
-    // The model's features/ holds the tuned layers, packed: not the features it started from.
-    let weights = |dir: &Path| std::fs::read(dir.join("model.safetensors")).unwrap();
-    let saved = out.path().join("features");
-    assert_eq!(weights(&saved).len(), weights(features.path()).len(), "packed like the original");
-    assert_ne!(weights(&saved), weights(features.path()), "the features never trained");
-    assert!(out.path().join(trainer::FEATURES_CHECKPOINT).exists());
-    let parser = NeuralParser::load_dir(out.path()).unwrap();
-    for ex in examples.iter().take(8) {
-        assert!(validate(&ex.text(), &parser.parse(&ex.text()).lf).is_ok(), "{}", ex.text());
-    }
-    // A resumed run picks the tuned layers up from their checkpoint and goes on.
-    let more = trainer::Options { epochs: 3, ..opts };
-    let (_, report) =
-        trainer::train(&examples, &examples[..4], &more, Some(out.path()), trainer::Start::Resume).unwrap();
-    assert_eq!(report.epochs_run, 3);
-    assert_eq!(report.epoch_losses.len(), 3);
-    assert_ne!(weights(&saved), weights(features.path()), "resuming put the untrained features back");
-}
-
 /// The largest difference between two sets of weights with the same names.
 fn largest_gap(
     a: &std::collections::BTreeMap<String, Vec<f32>>,
@@ -309,14 +186,9 @@ fn largest_gap(
 fn a_paused_run_resumed_ends_with_the_weights_of_a_run_that_never_stopped() {
     let features = tiny_features();
     let examples = templates::generate_from_dir(Path::new("data/templates"), 48, 9).unwrap();
-    // Dropout, word dropout and tuned features: every kind of state a checkpoint must carry.
-    let opts = trainer::Options {
-        epochs: 3,
-        dropout: 0.1,
-        features: Some(features.path().into()),
-        tune_features: Some(3e-3),
-        ..tiny_options()
-    };
+    // Dropout, word dropout and word features: every kind of state a checkpoint must carry.
+    let opts =
+        trainer::Options { epochs: 3, dropout: 0.1, features: Some(features.path().into()), ..tiny_options() };
     let valid = &examples[..4];
     let straight = tempfile::tempdir().unwrap();
     let (_, report) = trainer::train(&examples, valid, &opts, Some(straight.path()), trainer::Start::Fresh).unwrap();
@@ -331,8 +203,7 @@ fn a_paused_run_resumed_ends_with_the_weights_of_a_run_that_never_stopped() {
         assert_eq!(report.epochs_run, 1);
         assert!(!dir.path().join("checkpoint.safetensors.partial").exists(), "a half-written checkpoint was left");
         if drop_optimizer {
-            std::fs::remove_file(dir.path().join(trainer::OPTIMIZER_STATE)).unwrap();
-            std::fs::remove_file(dir.path().join(trainer::FEATURES_OPTIMIZER)).unwrap();
+            std::fs::remove_file(dir.path().join(checkpoint::OPTIMIZER_STATE)).unwrap();
         }
         let (_, report) = trainer::train(&examples, valid, &opts, Some(dir.path()), trainer::Start::Resume).unwrap();
         assert!(!report.paused);
@@ -341,7 +212,7 @@ fn a_paused_run_resumed_ends_with_the_weights_of_a_run_that_never_stopped() {
         dir
     };
     let resumed = run_in_parts(false);
-    for file in ["checkpoint.safetensors", trainer::FEATURES_CHECKPOINT] {
+    for file in ["checkpoint.safetensors"] {
         let gap = largest_gap(&weights(straight.path(), file), &weights(resumed.path(), file));
         assert!(gap <= 1e-6, "{file}: the resumed run drifted from the one that never stopped by {gap}");
     }
@@ -356,45 +227,34 @@ fn a_paused_run_resumed_ends_with_the_weights_of_a_run_that_never_stopped() {
 }
 
 /// Two tiny networks of one epoch in `root`/a and `root`/b (seeds 1 and 2, no validation rows),
-/// each tuning its own copy of one tiny features model, on templated commands drawn with
-/// `examples_seed`.
-fn two_tuned_runs(root: &Path, examples_seed: u64) -> (std::path::PathBuf, std::path::PathBuf) {
+/// reading one tiny features model, on templated commands drawn with `examples_seed`.
+fn two_runs(root: &Path, examples_seed: u64) -> (std::path::PathBuf, std::path::PathBuf) {
     let features = tiny_features();
     let examples = templates::generate_from_dir(Path::new("data/templates"), 48, examples_seed).unwrap();
     let (a, b) = (root.join("a"), root.join("b"));
     for (dir, seed) in [(&a, 1), (&b, 2)] {
-        let opts = trainer::Options {
-            epochs: 1,
-            seed,
-            features: Some(features.path().into()),
-            tune_features: Some(3e-3),
-            ..tiny_options()
-        };
+        let opts = trainer::Options { epochs: 1, seed, features: Some(features.path().into()), ..tiny_options() };
         trainer::train(&examples, &[], &opts, Some(dir), trainer::Start::Fresh).unwrap();
     }
     (a, b)
 }
 
 #[test]
-fn a_runs_last_checkpoint_becomes_a_model_of_its_own_tuned_features_included() {
+fn a_runs_last_checkpoint_becomes_a_model_of_its_own() {
     use craftmate::training::checkpoint_model::checkpoint_model;
     let tmp = tempfile::tempdir().unwrap();
     // With no validation rows a run's last epoch is also its best.
-    let (run, other) = two_tuned_runs(tmp.path(), 5);
+    let (run, other) = two_runs(tmp.path(), 5);
     let reference = NeuralParser::load_dir(&run).unwrap();
     // As if an earlier epoch had scored best: the run's kept model is another one now.
     std::fs::copy(other.join("model.safetensors"), run.join("model.safetensors")).unwrap();
-    for name in ["config.json", "tokenizer.json", "model.safetensors"] {
-        std::fs::copy(other.join("features").join(name), run.join("features").join(name)).unwrap();
-    }
     let swapped = NeuralParser::load_dir(&run).unwrap();
 
     let last = tmp.path().join("last");
     let written = checkpoint_model(&run, &last).unwrap();
     assert_eq!((written.epoch, written.planned_epochs, written.best_epoch), (1, 1, 1));
-    assert!(written.tuned_features && !written.averaged);
     assert_eq!(weights(&last, "model.safetensors"), weights(&run, "checkpoint.safetensors"));
-    // The checkpoint's network and features, not the kept ones, make its first step.
+    // The checkpoint's network, not the kept one, makes its first step.
     let parser = NeuralParser::load_dir(&last).unwrap();
     for text in ["build a red cube here", "dig a hole until you hit stone"] {
         let (got, want, kept) = (first_step(&parser, text), first_step(&reference, text), first_step(&swapped, text));
@@ -523,53 +383,6 @@ fn an_ensemble_decodes_with_the_mean_of_its_networks_log_probabilities() {
         }
     }
     assert!(differs, "the second network changed nothing");
-}
-
-#[test]
-fn networks_with_their_own_tuned_features_ensemble_keeping_only_the_tensors_that_differ() {
-    use craftmate::training::{ensemble::ensemble_models, half::half_model};
-    let tmp = tempfile::tempdir().unwrap();
-    // Two networks, each tuning its own copy of one features model.
-    let (a, b) = two_tuned_runs(tmp.path(), 12);
-    let pair = tmp.path().join("pair");
-    ensemble_models(&[a.clone(), b.clone()], &pair).unwrap();
-
-    // The partner keeps its tuned layers only: the frozen word-piece embeddings are the first's.
-    let own = pair.join("partners/01/features/model.safetensors");
-    let kept = candle_core::safetensors::load(&own, &candle_core::Device::Cpu).unwrap();
-    assert!(!kept.is_empty());
-    assert!(kept.keys().all(|name| name.starts_with("encoder.layer.")), "{:?}", kept.keys());
-    let whole = std::fs::metadata(b.join("features/model.safetensors")).unwrap().len();
-    assert!(std::fs::metadata(&own).unwrap().len() < whole);
-
-    // Each network reads its own features: the pair's first step is the mean of the two alone.
-    let parsers = [&a, &b, &pair].map(|dir| NeuralParser::load_dir(dir).unwrap());
-    assert!(parsers[2].partners[0].features.is_some());
-    for text in ["build a red cube here", "go to the blue house"] {
-        let (x, y, z) = (first_step(&parsers[0], text), first_step(&parsers[1], text), first_step(&parsers[2], text));
-        for i in 0..x.len() {
-            assert!((z[i] - (x[i] + y[i]) / 2.0).abs() < 1e-3, "{text}: {} vs mean of {} and {}", z[i], x[i], y[i]);
-        }
-        assert!(validate(&normalize(text), &parsers[2].parse(text).lf).is_ok(), "{text:?}");
-    }
-    // A half-size copy carries the partner's features along.
-    let half = tmp.path().join("half");
-    half_model(&pair, &half).unwrap();
-    assert!(NeuralParser::load_dir(&half).unwrap().partners[0].features.is_some());
-
-    // Features of another vocabulary are not a tuned copy of the first's: refused, nothing written.
-    let other = tmp.path().join("other");
-    std::fs::create_dir_all(other.join("features")).unwrap();
-    for name in ["config.json", "tokenizer.json", "model.safetensors"] {
-        std::fs::copy(b.join(name), other.join(name)).unwrap();
-    }
-    let bert = tempfile::tempdir().unwrap();
-    craftmate::parser::pretrained::write_tiny_bert(bert.path()).unwrap();
-    craftmate::parser::pretrained::pack(bert.path(), ["dig a hole"].into_iter(), 1, None, &other.join("features"))
-        .unwrap();
-    let err = ensemble_models(&[a, other], &tmp.path().join("x")).unwrap_err().to_string();
-    assert!(err.contains("differ in their") && err.contains("tuned from it"), "{err}");
-    assert!(!tmp.path().join("x").exists(), "nothing is written for a refused ensemble");
 }
 
 #[test]

@@ -33,8 +33,7 @@ pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCo
         Area::Training => {
             super::keep_freed_memory();
             let dir = std::path::Path::new("data/templates");
-            let features = std::path::Path::new("models/parser/features");
-            craftmate::bench::training::run(dir, features).with_context(|| {
+            craftmate::bench::training::run(dir).with_context(|| {
                 format!("training on the templates in {} (run this from the repository root)", dir.display())
             })?
         }

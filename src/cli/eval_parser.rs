@@ -1,7 +1,7 @@
-//! `craftmate eval-parser [--model DIR] --data FILE [--all] [--skip N] [--limit N] [--against DUMP]`:
+//! `craftmate eval-parser [--model DIR] --data FILE [--all] [--skip N] [--limit N] [--dump FILE]`:
 //! the parser benchmark. On the annotated file it scores the held-out validation split (the same
 //! seeded split training uses); latency is measured on one thread, per parse, normalisation and
-//! decoding included. `--against` compares with an earlier run's dump, row by row.
+//! decoding included. Two `--dump`s can be compared row by row with `craftmate-lab compare`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,7 +10,7 @@ use anyhow::Context;
 use craftmate::dialogue::manager::{ACT_CONFIDENCE as ACT, GUESS_CONFIDENCE as GUESS};
 use craftmate::logical_form::tokenize;
 use craftmate::scenario::load;
-use craftmate::training::{compare, data, eval};
+use craftmate::training::{data, eval};
 
 // The command's options (its help text is the `EvalParser` command's doc in main.rs).
 #[derive(clap::Args)]
@@ -45,29 +45,10 @@ pub struct Args {
     /// (and each decoder choice: token, span words, log-probability), gold and predicted forms.
     #[arg(long)]
     pub dump: Option<PathBuf>,
-    /// Compare, row by row, with an earlier run's --dump over the same rows: rows only this
-    /// model gets right, rows only that one did, and McNemar's exact p-value for the difference.
-    #[arg(long, value_name = "DUMP")]
-    pub against: Option<PathBuf>,
-    /// Decode in this annotation style only, e.g. `style:a0` (models trained with --styles).
-    #[arg(long)]
-    pub style: Option<String>,
-    /// How many of the most probable styles get a beam each (models trained with --styles;
-    /// default: the parser's).
-    #[arg(long, value_name = "K")]
-    pub styles_decoded: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // Read first: a bad baseline file should not cost a whole evaluation.
-    let baseline = args.against.as_deref().map(compare::read_dump).transpose()?;
-    let mut parser = super::load_parser(args.model.as_deref(), args.beam)?;
-    if let Some(style) = &args.style {
-        parser.keep_style(style)?;
-    }
-    if let Some(k) = args.styles_decoded {
-        parser.styles_decoded = k.max(1);
-    }
+    let parser = super::load_parser(args.model.as_deref(), args.beam)?;
     let mut rows = if !args.scenarios.is_empty() {
         let rows = scenario_rows(&args.scenarios)?;
         println!("evaluating the {} distinct say/lf pairs of the scenarios", rows.len());
@@ -78,11 +59,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     rows.drain(..args.skip.min(rows.len()));
     if let Some(limit) = args.limit {
         rows.truncate(limit);
-    }
-    if let (Some(path), Some(baseline)) = (&args.against, &baseline) {
-        let texts: Vec<String> = rows.iter().map(data::Example::text).collect();
-        compare::same_rows(texts.iter().map(String::as_str), baseline)
-            .with_context(|| format!("comparing with {}", path.display()))?;
     }
     let report = eval::evaluate(&parser, &rows);
     if let Some(path) = &args.dump {
@@ -118,26 +94,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let right = band.iter().filter(|r| r.correct).count();
         let pct = if band.is_empty() { 0.0 } else { 100.0 * right as f64 / band.len() as f64 };
         println!("  {:<24} {:5} parses, {pct:6.2}% exact ({right})", format!("{name} [{lo}, {hi})"), band.len());
-    }
-    if let (Some(path), Some(baseline)) = (&args.against, &baseline) {
-        let this: Vec<(String, bool)> = report.records.iter().map(|r| (r.text.clone(), r.correct)).collect();
-        let c =
-            compare::Comparison::of(&this, baseline).with_context(|| format!("comparing with {}", path.display()))?;
-        println!(
-            "against {} ({} rows): right in both {}, only here {}, only there {}, in neither {}",
-            path.display(),
-            c.rows(),
-            c.both,
-            c.only_this,
-            c.only_other,
-            c.neither
-        );
-        let gap = c.only_this as i64 - c.only_other as i64;
-        println!(
-            "  {gap:+} rows; McNemar exact p = {:.3} ({})",
-            c.p_value(),
-            if c.p_value() < 0.05 { "unlikely to be chance" } else { "these rows cannot tell the two apart" }
-        );
     }
     let spans = report.ignoring_text_spans;
     println!(

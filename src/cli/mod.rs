@@ -5,7 +5,6 @@ pub mod bench;
 pub mod chat;
 pub mod check_data;
 pub mod connect;
-pub mod data_ceiling;
 pub mod eval_parser;
 pub mod parse;
 pub mod play;

@@ -15,9 +15,6 @@ pub fn run(text: &str, model: Option<&Path>, beam: Option<usize>, explain: bool)
     println!("{}", serde_json::to_string_pretty(&parsed.lf.to_json_value())?);
     println!("confidence: {:.3}", parsed.confidence);
     if explain {
-        if let Some(style) = &parsed.style {
-            println!("written in the annotation style {style}");
-        }
         print!("{}", explanation(&tokenize(text), &parsed.choices));
     }
     Ok(ExitCode::SUCCESS)

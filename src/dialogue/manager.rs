@@ -481,7 +481,7 @@ mod tests {
             let json = r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
                 "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [0, 0]]}]}}}}]}"#;
             let lf = validate_json(text, json).expect("valid for any one-word-or-longer text");
-            crate::parser::Parsed { lf, confidence: self.0, choices: Vec::new(), style: None }
+            crate::parser::Parsed { lf, confidence: self.0, choices: Vec::new() }
         }
     }
 

@@ -7,7 +7,7 @@
 use candle_core::Result;
 
 use super::grammar::{Grammar, State};
-use super::linearize::{BOS, EOS, SPAN, is_style};
+use super::linearize::{BOS, EOS, SPAN};
 use super::model::{DecoderCache, Encoded, Seq2Seq};
 use super::vocab::OutVocab;
 use crate::logical_form::Span;
@@ -15,7 +15,7 @@ use crate::logical_form::Span;
 /// A decoded sequence: tokens, spans, the summed log-probability of every choice (for ranking),
 /// and the log-probability of each choice that changes what the bot does (for the confidence):
 /// tokens the grammar forces are no choice, and neither is a `text_span` — whether the annotators
-/// would have written one, and where its edges fall, never changes the action — nor a style token.
+/// would have written one, and where its edges fall, never changes the action.
 #[derive(Debug, Clone, Default)]
 pub struct Decoded {
     pub tokens: Vec<String>,
@@ -215,10 +215,7 @@ pub fn greedy(nets: &Ensemble, vocab: &OutVocab, grammar: &Grammar, n_words: usi
             let lp = logits[best.0 as usize] - norm;
             let text_span = allowed.iter().find(|(_, t)| t == TEXT_SPAN_KEY).map(|(id, _)| logits[*id as usize] - norm);
             out.log_prob += lp;
-            // A style token names annotation conventions: no choice about what the bot does.
-            if !is_style(&best.1) {
-                out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, lp, text_span)));
-            }
+            out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, lp, text_span)));
             best
         };
         if token == EOS {
@@ -249,8 +246,6 @@ struct Hypothesis<'g> {
     out: Decoded,
     input: u32,
     input_span: Option<(usize, usize)>,
-    /// Which beam it belongs to: the rank of its style when styles are followed apart, else 0.
-    group: usize,
 }
 
 /// Beam search under the grammar: keeps the `width` most probable partial forms; returns finished
@@ -263,36 +258,15 @@ pub fn beam(
     n_words: usize,
     width: usize,
 ) -> Result<Vec<Decoded>> {
-    beam_by_style(nets, vocab, grammar, n_words, width, 1)
-}
-
-/// Beam search for networks trained with styles (annotation conventions, see
-/// [`crate::training::trainer::Options::styles`]): the `styles` most probable styles each get a
-/// beam of `width` of their own, and a form that several styles write is scored by the sum of its
-/// probabilities under each. The style is a guess about which annotators' habits apply, and the
-/// batches share most habits, so a form the later batches all agree on (three styles, each a
-/// little less likely than the first batches' style) should beat the one form of the single most
-/// likely style: this is the probability of the form itself, summed over the styles it could be
-/// written in (approximately: only over the styles followed, and only where their beams found it).
-/// `styles` ≤ 1, or a grammar without styles: one beam, as [`beam`].
-pub fn beam_by_style(
-    nets: &Ensemble,
-    vocab: &OutVocab,
-    grammar: &Grammar,
-    n_words: usize,
-    width: usize,
-    styles: usize,
-) -> Result<Vec<Decoded>> {
     let Some(bos) = vocab.id(BOS) else { return Ok(Vec::new()) };
     let mut live = vec![Hypothesis {
         state: State::new(grammar),
         out: Decoded::default(),
         input: bos,
         input_span: None,
-        group: 0,
     }];
     let mut caches = nets.start()?;
-    let mut finished: Vec<(usize, Decoded)> = Vec::new();
+    let mut finished: Vec<Decoded> = Vec::new();
     for position in 0..nets.max_tokens() {
         let inputs: Vec<(u32, Option<(usize, usize)>)> = live.iter().map(|h| (h.input, h.input_span)).collect();
         let states = nets.step(&mut caches, &inputs, position)?;
@@ -319,20 +293,15 @@ pub fn beam_by_style(
                 ranked
             };
             let text_span = scored.iter().find(|(_, t, _)| t == TEXT_SPAN_KEY).map(|(_, _, lp)| *lp);
-            // The style step, when styles are followed apart: the most probable ones, a beam each.
-            let split = styles > 1 && scored.first().is_some_and(|(_, t, _)| is_style(t));
             let mut pointers = None;
-            for (rank, (id, token, lp)) in scored.into_iter().take(if split { styles } else { width }).enumerate() {
+            for (id, token, lp) in scored.into_iter().take(width) {
                 let mut next = hyp.clone();
-                if split {
-                    next.group = rank;
-                }
                 next.out.log_prob += lp;
-                if !forced && !is_style(&token) {
+                if !forced {
                     next.out.choices.push(Choice::token(&token, behaviour_log_prob(&token, lp, text_span)));
                 }
                 if token == EOS {
-                    finished.push((next.group, next.out));
+                    finished.push(next.out);
                     continue;
                 }
                 next.input_span = None;
@@ -356,30 +325,13 @@ pub fn beam_by_style(
             }
         }
         candidates.sort_by(|a, b| b.1.out.log_prob.total_cmp(&a.1.out.log_prob));
-        // Each beam keeps its `width` best; log-probabilities only fall, so a beam whose best
-        // finished form beats every live one (and that has `width` finished) is done.
-        let mut kept: Vec<usize> = Vec::new();
-        candidates.retain(|(_, h)| {
-            let g = h.group;
-            if kept.len() <= g {
-                kept.resize(g + 1, 0);
-            }
-            // Candidates come best first, so the first of a group is its best live one.
-            if kept[g] == 0 {
-                let (count, best) = finished
-                    .iter()
-                    .filter(|(f, _)| *f == g)
-                    .fold((0, f32::NEG_INFINITY), |(n, best), (_, d)| (n + 1, best.max(d.log_prob)));
-                if h.out.log_prob < best && count >= width {
-                    kept[g] = usize::MAX;
-                }
-            }
-            if kept[g] >= width {
-                return false;
-            }
-            kept[g] += 1;
-            true
-        });
+        // The beam keeps its `width` best; log-probabilities only fall, so once `width` forms have
+        // finished and the best of them beats every live one, the search is done.
+        let best_finished = finished.iter().map(|d| d.log_prob).fold(f32::NEG_INFINITY, f32::max);
+        if finished.len() >= width && candidates.first().is_some_and(|(_, h)| h.out.log_prob < best_finished) {
+            candidates.clear();
+        }
+        candidates.truncate(width);
         if candidates.is_empty() {
             break;
         }
@@ -387,71 +339,15 @@ pub fn beam_by_style(
         Ensemble::reorder(&mut caches, &parents)?;
         live = candidates.into_iter().map(|(_, h)| h).collect();
     }
-    let mut finished = merge_styles(finished.into_iter().map(|(_, d)| d).collect());
     // Rank by log-probability per token: raw sums favour forms that stop early.
     let per_token = |d: &Decoded| d.log_prob / (d.tokens.len() + d.spans.len()).max(1) as f32;
     finished.sort_by(|a, b| per_token(b).total_cmp(&per_token(a)));
     Ok(finished)
 }
 
-/// Folds sequences that write the same form in different styles into one: the most probable of
-/// them, with the probabilities of all of them summed. Sequences without a style are all distinct.
-fn merge_styles(finished: Vec<Decoded>) -> Vec<Decoded> {
-    // The form a sequence writes: its tokens after the style, and its spans.
-    fn form(d: &Decoded) -> (&[String], &[Span]) {
-        let skip = usize::from(d.tokens.first().is_some_and(|t| is_style(t)));
-        (&d.tokens[skip..], &d.spans)
-    }
-    let mut merged: Vec<(Decoded, Vec<f32>)> = Vec::new();
-    for d in finished {
-        match merged.iter_mut().find(|(m, _)| form(m) == form(&d)) {
-            Some((best, probs)) => {
-                probs.push(d.log_prob);
-                if d.log_prob > best.log_prob {
-                    *best = d;
-                }
-            }
-            None => {
-                let lp = d.log_prob;
-                merged.push((d, vec![lp]));
-            }
-        }
-    }
-    merged
-        .into_iter()
-        .map(|(mut d, probs)| {
-            d.log_prob = log_sum_exp(probs.into_iter());
-            d
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn decoded(tokens: &[&str], log_prob: f32) -> Decoded {
-        Decoded { tokens: tokens.iter().map(|t| t.to_string()).collect(), log_prob, ..Default::default() }
-    }
-
-    #[test]
-    fn one_form_in_several_styles_counts_once_with_their_probabilities_summed() {
-        let noop = ["{", "k:dialogue_type", "v:NOOP", "}"];
-        let with = |style: &'static str| [&[style][..], &noop[..]].concat();
-        let merged = merge_styles(vec![
-            decoded(&with("style:a0"), 0.2f32.ln()),
-            decoded(&with("style:a3"), 0.3f32.ln()),
-            decoded(&["style:a1", "{", "k:dialogue_type", "v:HUMAN_GIVE_COMMAND", "}"], 0.4f32.ln()),
-        ]);
-        assert_eq!(merged.len(), 2);
-        // The NOOP form: 0.2 + 0.3, kept in its most probable style.
-        assert!((merged[0].log_prob.exp() - 0.5).abs() < 1e-5, "{}", merged[0].log_prob.exp());
-        assert_eq!(merged[0].tokens[0], "style:a3");
-        assert!((merged[1].log_prob.exp() - 0.4).abs() < 1e-5);
-        // Different forms never merge.
-        let plain = merge_styles(vec![decoded(&noop, -1.0), decoded(&["{", "}"], -2.0)]);
-        assert_eq!(plain.len(), 2);
-    }
 
     #[test]
     fn a_text_span_choice_never_lowers_the_confidence() {

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::linearize::{self, CLOSE_LIST, CLOSE_OBJ, EOS, OPEN_LIST, OPEN_OBJ, SPAN, is_style};
+use super::linearize::{self, CLOSE_LIST, CLOSE_OBJ, EOS, OPEN_LIST, OPEN_OBJ, SPAN};
 
 /// The context of the root value.
 pub const ROOT: &str = "^";
@@ -28,14 +28,11 @@ pub struct Slot {
     pub strings: BTreeSet<String>,
 }
 
-/// Allowed keys per object context and allowed values per value context; for a network trained
-/// with styles, the style tokens one of which comes before the form.
+/// Allowed keys per object context and allowed values per value context.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Grammar {
     pub keys: BTreeMap<String, BTreeSet<String>>,
     pub values: BTreeMap<String, Slot>,
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub styles: BTreeSet<String>,
 }
 
 fn last(ctx: &str) -> &str {
@@ -55,7 +52,6 @@ pub fn element(ctx: &str) -> String {
 impl Grammar {
     /// Adds everything `other` allows (the union of two grammars).
     pub fn merge(&mut self, other: &Grammar) {
-        self.styles.extend(other.styles.iter().cloned());
         for (ctx, keys) in &other.keys {
             self.keys.entry(ctx.clone()).or_default().extend(keys.iter().cloned());
         }
@@ -132,13 +128,11 @@ pub struct State<'g> {
     stack: Vec<Frame>,
     started: bool,
     finished: bool,
-    /// Whether the style token is written (or none is needed).
-    styled: bool,
 }
 
 impl<'g> State<'g> {
     pub fn new(grammar: &'g Grammar) -> Self {
-        State { grammar, stack: Vec::new(), started: false, finished: false, styled: grammar.styles.is_empty() }
+        State { grammar, stack: Vec::new(), started: false, finished: false }
     }
 
     /// True once the root value is complete.
@@ -166,10 +160,6 @@ impl<'g> State<'g> {
         let mut out = Vec::new();
         if self.finished {
             out.push(EOS.into());
-            return out;
-        }
-        if !self.styled {
-            out.extend(self.grammar.styles.iter().cloned());
             return out;
         }
         if let Some(ctx) = self.value_ctx() {
@@ -208,7 +198,6 @@ impl<'g> State<'g> {
                 self.value_done();
             }
             EOS => {}
-            style if is_style(style) => self.styled = true,
             key if key.starts_with("k:") => {
                 if let Some(Frame::Object { used, pending, .. }) = self.stack.last_mut() {
                     used.push(key[2..].to_string());
@@ -251,22 +240,5 @@ mod tests {
         }
         assert!(state.is_complete());
         assert_eq!(state.allowed(), vec![EOS.to_string()]);
-    }
-
-    #[test]
-    fn a_grammar_with_styles_asks_for_one_first_then_the_form() {
-        let json: Value = serde_json::from_str(r#"{"dialogue_type": "NOOP"}"#).unwrap();
-        let mut grammar = Grammar::default();
-        grammar.observe(&json);
-        grammar.styles.extend(["style:a0".to_string(), "style:chat".to_string()]);
-        let mut state = State::new(&grammar);
-        assert_eq!(state.allowed(), vec!["style:a0".to_string(), "style:chat".to_string()]);
-        state.push("style:chat");
-        assert_eq!(state.allowed(), vec![OPEN_OBJ.to_string()]);
-        for token in linearize::linearize(&json).unwrap().tokens {
-            assert!(state.allowed().contains(&token), "{token} not allowed");
-            state.push(&token);
-        }
-        assert!(state.is_complete());
     }
 }

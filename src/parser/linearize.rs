@@ -19,16 +19,6 @@ pub const SPAN: &str = "<span>";
 pub const BOS: &str = "<bos>";
 pub const EOS: &str = "<eos>";
 pub const PAD: &str = "<pad>";
-/// The prefix of a style token (`style:a2`): a network trained with styles writes one first, naming
-/// the annotation conventions the form that follows is written in (see
-/// [`crate::training::trainer::Options::styles`]). It is no part of the form.
-pub const STYLE_PREFIX: &str = "style:";
-
-/// Whether `token` is a style token.
-pub fn is_style(token: &str) -> bool {
-    token.starts_with(STYLE_PREFIX)
-}
-
 /// Keys that say what a node is; writing them first lets the decoder condition the rest on them.
 const FIRST_KEYS: &[&str] =
     &["dialogue_type", "action_type", "pred_text", "condition_type", "memory_type", "relative_direction"];
@@ -95,13 +85,8 @@ fn write(value: &Value, out: &mut Linear) -> Option<()> {
     Some(())
 }
 
-/// Rebuilds the JSON value from tokens and spans; `None` if the tokens are not well formed. A
-/// leading style token is skipped.
+/// Rebuilds the JSON value from tokens and spans; `None` if the tokens are not well formed.
 pub fn delinearize(tokens: &[String], spans: &[Span]) -> Option<Value> {
-    let tokens = match tokens.first() {
-        Some(first) if is_style(first) => &tokens[1..],
-        _ => tokens,
-    };
     let mut pos = 0;
     let mut span_pos = 0;
     let value = read(tokens, spans, &mut pos, &mut span_pos)?;
@@ -160,8 +145,5 @@ mod tests {
         assert_eq!(lin.tokens[1], "k:dialogue_type");
         assert_eq!(lin.spans, vec![Span::new(2, 2)]);
         assert_eq!(delinearize(&lin.tokens, &lin.spans).unwrap(), json);
-        // A style token in front names conventions, not content: the same form comes back.
-        let styled: Vec<String> = std::iter::once("style:a1".to_string()).chain(lin.tokens.clone()).collect();
-        assert_eq!(delinearize(&styled, &lin.spans).unwrap(), json);
     }
 }

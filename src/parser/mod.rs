@@ -41,9 +41,6 @@ pub struct Parsed {
     pub lf: LogicalForm,
     pub confidence: f32,
     pub choices: Vec<decode::Choice>,
-    /// The annotation style the network wrote the form in, for a network trained with styles
-    /// (`style:a0` …; see [`crate::training::trainer::Options::styles`]): no part of the form.
-    pub style: Option<String>,
 }
 
 /// Anything that turns chat into a logical form.
@@ -60,9 +57,7 @@ pub const WEIGHTS_FILE: &str = "model.safetensors";
 /// The sub-directory holding the pretrained word-features model, for models that use one.
 pub const FEATURES_DIR: &str = "features";
 /// The sub-directory holding an ensemble's other networks, one directory each (config, tokenizer,
-/// weights; the features model is shared), read in name order. A partner trained with features
-/// of its own (tuned, `train --tune-features`) has a `features/` holding only the weights file of
-/// the tensors that differ from the first network's features model.
+/// weights; the features model is shared), read in name order.
 pub const PARTNERS_DIR: &str = "partners";
 
 /// What `config.json` holds besides the weights: network sizes, output tokens and the grammar.
@@ -74,13 +69,11 @@ pub struct ModelMeta {
 }
 
 /// Another network that decodes alongside the parser's own (see [`decode::Ensemble`]): trained
-/// apart, so it has its own word vocabulary, but with the same output tokens and grammar.
+/// apart, so it has its own word vocabulary, but with the same output tokens, grammar and word
+/// features.
 pub struct Partner {
     pub net: Seq2Seq,
     pub words: WordVocab,
-    /// Its own word features, when they differ from the first network's (each network tuned its
-    /// own); `None` reads the first network's.
-    pub features: Option<WordFeatures>,
 }
 
 /// The neural parser: network, vocabularies and grammar.
@@ -96,9 +89,6 @@ pub struct NeuralParser {
     pub device: Device,
     /// Beam width for decoding (1 = greedy).
     pub beam_width: usize,
-    /// For a network trained with styles: how many of the most probable styles get a beam of
-    /// their own (see [`decode::beam_by_style`]); 1 follows the single most probable style.
-    pub styles_decoded: usize,
 }
 
 /// The directories of an ensemble's other networks in model directory `dir` (`partners/NN/`), in
@@ -119,35 +109,44 @@ struct ShippedPartner {
     config: &'static [u8],
     tokenizer: &'static [u8],
     weights: &'static [u8],
-    /// `partners/NN/features/model.safetensors` for a network with features of its own (the
-    /// tensors that differ from the first network's features model); `None` shares the first's.
-    features: Option<&'static [u8]>,
 }
 
 /// The shipped ensemble's other networks (`models/parser/partners/NN/`); see
 /// `models/parser/CARD.md`. `tests/parser.rs` checks that the embedded model decodes exactly as
-/// `models/parser/` loaded from its files does, so a partner left out here, or its features, fails it.
+/// `models/parser/` loaded from its files does, so a partner left out here fails it.
 const SHIPPED_PARTNERS: &[ShippedPartner] = &[ShippedPartner {
     config: include_bytes!("../../models/parser/partners/01/config.json"),
     tokenizer: include_bytes!("../../models/parser/partners/01/tokenizer.json"),
     weights: include_bytes!("../../models/parser/partners/01/model.safetensors"),
-    features: None,
 }];
 
-/// Default beam width. A beam of 2 scored best for the session-13 model (41.3 % vs 40.3 % greedy,
-/// 41.2 % for 3 and 4; wider beams rank short forms too high); for the session-15 model (with word
-/// features) it is 46.78 % against 46.27 % greedy, and for the shipped two-network ensemble 50.66 %
-/// against 50.26 %. Hypotheses are decoded as one batch, so the ensemble's beam costs p50 8.3–9.1 ms
-/// on one core against greedy's 6.1–6.9 ms (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`]
-/// runs only when the first decoding yields no form that validates.
+/// The shipped pretrained word-features model's three files (`config.json`, `tokenizer.json`,
+/// `model.safetensors`): the first three layers of all-MiniLM-L6-v2, pruned and int8.
+const SHIPPED_FEATURES: [&[u8]; 3] = [
+    include_bytes!("../../models/parser/features/config.json"),
+    include_bytes!("../../models/parser/features/tokenizer.json"),
+    include_bytes!("../../models/parser/features/model.safetensors"),
+];
+
+/// Writes the shipped word-features model into `dir` (created if missing), for training networks
+/// that read it without needing the repository's `models/` folder.
+pub fn write_shipped_features(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(ParserError::io(dir))?;
+    let names = [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE, pretrained::WEIGHTS_FILE];
+    for (name, bytes) in names.into_iter().zip(SHIPPED_FEATURES) {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(ParserError::io(&path))?;
+    }
+    Ok(())
+}
+
+/// Default beam width: a beam of 2 scores a little above greedy decoding (wider beams rank short
+/// forms too high; figures in `models/parser/CARD.md`). Hypotheses are decoded as one batch, so it
+/// costs little more than greedy (`craftmate bench parser`). A beam of [`FALLBACK_BEAM`] runs only
+/// when the first decoding yields no form that validates.
 pub const DEFAULT_BEAM: usize = 2;
 /// Beam width tried when the first decoding yields nothing valid.
 pub const FALLBACK_BEAM: usize = 4;
-/// How many styles a network trained with styles decodes in (see [`NeuralParser::styles_decoded`]),
-/// each greedily by default. Session 23's two-network styled ensemble: 49.44 % following the one most
-/// probable style, 49.74 % following three (p50 8.8 ms on one core; with a beam of 2 in each, the
-/// same 49.74 % at 13.4 ms), 50.15 % following all seven (13.3 ms).
-pub const DEFAULT_STYLES: usize = 3;
 
 /// Tensors for a batch of inputs: word ids (B, S), trigram ids (B, S, K), lengths.
 pub fn input_tensors(
@@ -209,9 +208,6 @@ impl NeuralParser {
         let vb = VarBuilder::from_buffered_safetensors(weights, model::DTYPE, &device)?;
         let mut net = Seq2Seq::load(meta.model, vb)?;
         net.freeze()?;
-        // A network trained with styles decodes greedily in each of its most probable styles:
-        // as accurate as a beam of 2 in each, at the cost of one beam of DEFAULT_STYLES.
-        let beam_width = if meta.grammar.styles.is_empty() { DEFAULT_BEAM } else { 1 };
         Ok(NeuralParser {
             net,
             words: WordVocab::from_bytes(tokenizer)?,
@@ -220,32 +216,21 @@ impl NeuralParser {
             grammar: meta.grammar,
             features,
             device,
-            beam_width,
-            styles_decoded: DEFAULT_STYLES,
+            beam_width: DEFAULT_BEAM,
         })
     }
 
     /// Adds a network that decodes alongside this one (an ensemble member) from its three model
-    /// files' contents and, when it reads word features of its own, those; an error unless it
-    /// writes the same output tokens and reads word features of the same length. This parser's
-    /// grammar constrains what they decode together.
-    pub fn add_partner(
-        &mut self,
-        config: &[u8],
-        tokenizer: &[u8],
-        weights: Vec<u8>,
-        features: Option<WordFeatures>,
-    ) -> Result<()> {
+    /// files' contents; an error unless it writes the same output tokens and reads word features
+    /// of the same length. This parser's grammar constrains what they decode together.
+    pub fn add_partner(&mut self, config: &[u8], tokenizer: &[u8], weights: Vec<u8>) -> Result<()> {
         let meta: ModelMeta = serde_json::from_slice(config)?;
         if meta.out_tokens != self.out.tokens {
             return Err(ParserError::Data(
                 "an ensemble member must have the same output tokens as the first network".into(),
             ));
         }
-        let own_dim = features.as_ref().map(|f| f.dim);
-        if meta.model.word_features != self.net.cfg.word_features
-            || own_dim.is_some_and(|d| d != meta.model.word_features)
-            || meta.model.max_tokens != self.net.cfg.max_tokens
+        if meta.model.word_features != self.net.cfg.word_features || meta.model.max_tokens != self.net.cfg.max_tokens
         {
             return Err(ParserError::Data(
                 "an ensemble member must read word features of the same length and write forms of the same length"
@@ -255,7 +240,7 @@ impl NeuralParser {
         let vb = VarBuilder::from_buffered_safetensors(weights, model::DTYPE, &self.device)?;
         let mut net = Seq2Seq::load(meta.model, vb)?;
         net.freeze()?;
-        self.partners.push(Partner { net, words: WordVocab::from_bytes(tokenizer)?, features });
+        self.partners.push(Partner { net, words: WordVocab::from_bytes(tokenizer)? });
         Ok(())
     }
 
@@ -267,18 +252,10 @@ impl NeuralParser {
         let config = read(dir.join(CONFIG_FILE))?;
         let meta: ModelMeta = serde_json::from_slice(&config)?;
         let device = model::default_device();
-        // The features model's three files, read once: the first network's features, and the
-        // base of every partner's own.
-        let base = match meta.model.word_features {
+        let features = match meta.model.word_features {
             0 => None,
-            _ => {
-                let files = dir.join(FEATURES_DIR);
-                let [config, tokenizer, weights] =
-                    [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE, pretrained::WEIGHTS_FILE];
-                Some([read(files.join(config))?, read(files.join(tokenizer))?, read(files.join(weights))?])
-            }
+            _ => Some(WordFeatures::load_dir(&dir.join(FEATURES_DIR), &device)?),
         };
-        let features = base.as_ref().map(|[c, t, w]| WordFeatures::from_bytes(c, t, w, &device)).transpose()?;
         let mut parser = Self::from_bytes(
             &config,
             &read(dir.join(TOKENIZER_FILE))?,
@@ -287,20 +264,7 @@ impl NeuralParser {
             device.clone(),
         )?;
         for d in partner_dirs(dir)? {
-            // Its own features: the first network's features model with the partner's tensors.
-            let changed = d.join(FEATURES_DIR).join(pretrained::WEIGHTS_FILE);
-            let features = match &base {
-                Some([c, t, w]) if changed.is_file() => {
-                    Some(WordFeatures::from_bytes_changed(c, t, w, &read(changed)?, &device)?)
-                }
-                _ => None,
-            };
-            parser.add_partner(
-                &read(d.join(CONFIG_FILE))?,
-                &read(d.join(TOKENIZER_FILE))?,
-                read(d.join(WEIGHTS_FILE))?,
-                features,
-            )?;
+            parser.add_partner(&read(d.join(CONFIG_FILE))?, &read(d.join(TOKENIZER_FILE))?, read(d.join(WEIGHTS_FILE))?)?;
         }
         Ok(parser)
     }
@@ -312,11 +276,7 @@ impl NeuralParser {
         const CONFIG: &[u8] = include_bytes!("../../models/parser/config.json");
         let meta: ModelMeta = serde_json::from_slice(CONFIG)?;
         let device = model::default_device();
-        const FEATURES: [&[u8]; 3] = [
-            include_bytes!("../../models/parser/features/config.json"),
-            include_bytes!("../../models/parser/features/tokenizer.json"),
-            include_bytes!("../../models/parser/features/model.safetensors"),
-        ];
+        const FEATURES: [&[u8]; 3] = SHIPPED_FEATURES;
         let features = match meta.model.word_features {
             0 => None,
             _ => Some(WordFeatures::from_bytes(FEATURES[0], FEATURES[1], FEATURES[2], &device)?),
@@ -329,58 +289,32 @@ impl NeuralParser {
             device.clone(),
         )?;
         for partner in SHIPPED_PARTNERS {
-            let features = partner
-                .features
-                .map(|changed| {
-                    WordFeatures::from_bytes_changed(FEATURES[0], FEATURES[1], FEATURES[2], changed, &device)
-                })
-                .transpose()?;
-            parser.add_partner(partner.config, partner.tokenizer, partner.weights.to_vec(), features)?;
+            parser.add_partner(partner.config, partner.tokenizer, partner.weights.to_vec())?;
         }
         Ok(parser)
     }
 
-    /// Every network, the parser's own first, with its word vocabulary and its own word features
-    /// (`None`: the first network's).
-    fn members(&self) -> impl Iterator<Item = (&Seq2Seq, &WordVocab, Option<&WordFeatures>)> {
-        std::iter::once((&self.net, &self.words, None))
-            .chain(self.partners.iter().map(|p| (&p.net, &p.words, p.features.as_ref())))
+    /// Every network, the parser's own first, with its word vocabulary.
+    fn members(&self) -> impl Iterator<Item = (&Seq2Seq, &WordVocab)> {
+        std::iter::once((&self.net, &self.words)).chain(self.partners.iter().map(|p| (&p.net, &p.words)))
     }
 
     /// Encodes normalised words (at least one; cut to the model's limit) for each network, the
-    /// parser's own first; the first network's pretrained word features are computed once for
-    /// all the networks that share them.
+    /// parser's own first; the pretrained word features are computed once for all the networks.
     pub fn encode(&self, words: &[String]) -> Result<Vec<Encoded>> {
         let words = &words[..words.len().min(self.net.cfg.max_words)];
         let shared = self.features.as_ref().map(|f| f.features(&[words])).transpose()?;
         self.members()
-            .map(|(net, vocab, own)| {
+            .map(|(net, vocab)| {
                 let (ids, tri, lengths) = input_tensors(vocab, net.cfg.trigram_buckets, &[words], None, &self.device)?;
-                let own = own.map(|f| f.features(&[words])).transpose()?;
-                Ok(net.encode(&ids, &tri, &lengths, own.as_ref().or(shared.as_ref()), None)?)
+                Ok(net.encode(&ids, &tri, &lengths, shared.as_ref(), None)?)
             })
             .collect()
     }
 
     /// Every network with its encoding of one input (from [`NeuralParser::encode`]), ready to decode.
     pub fn ensemble<'a>(&'a self, encodings: &'a [Encoded]) -> decode::Ensemble<'a> {
-        decode::Ensemble::new(self.members().map(|(net, _, _)| net).zip(encodings).collect())
-    }
-
-    /// Decodes in the annotation style `style` only (`style:a0`, …), for a network trained with
-    /// styles: the benchmark can then score each style on its own batch of rows, and a user can
-    /// choose the conventions forms are written in (the first batches wrote the most text spans).
-    pub fn keep_style(&mut self, style: &str) -> Result<()> {
-        if !self.grammar.styles.contains(style) {
-            let known: Vec<&str> = self.grammar.styles.iter().map(String::as_str).collect();
-            return Err(ParserError::Data(if known.is_empty() {
-                format!("this model was trained without styles, so it has no {style}")
-            } else {
-                format!("no style {style}; this model knows {}", known.join(", "))
-            }));
-        }
-        self.grammar.styles.retain(|s| s == style);
-        Ok(())
+        decode::Ensemble::new(self.members().map(|(net, _)| net).zip(encodings).collect())
     }
 
     /// The full pipeline on normalised words; `None` when no valid form came out.
@@ -396,16 +330,13 @@ impl NeuralParser {
                 let lf = LogicalForm::from_json_value(&value).ok()?;
                 logical_form::validate(&text, &lf).ok()?;
                 let confidence = decoded.choices.iter().map(|c| c.log_prob).sum::<f32>().exp();
-                let style = decoded.tokens.first().filter(|t| linearize::is_style(t)).cloned();
-                Some(Parsed { lf, confidence, choices: decoded.choices, style })
+                Some(Parsed { lf, confidence, choices: decoded.choices })
             })
         };
-        let by_style = self.styles_decoded > 1 && !self.grammar.styles.is_empty();
-        let first = if self.beam_width <= 1 && !by_style {
+        let first = if self.beam_width <= 1 {
             decode::greedy(&nets, &self.out, &self.grammar, n).ok()?.into_iter().collect()
         } else {
-            let (width, styles) = (self.beam_width.max(1), self.styles_decoded);
-            decode::beam_by_style(&nets, &self.out, &self.grammar, n, width, styles).ok()?
+            decode::beam(&nets, &self.out, &self.grammar, n, self.beam_width).ok()?
         };
         if let Some(parsed) = first_valid(first) {
             return Some(parsed);
@@ -426,12 +357,11 @@ impl Parser for NeuralParser {
                 lf: LogicalForm::new(DialogueType::Noop),
                 confidence: 1.0,
                 choices: Vec::new(),
-                style: None,
             };
         }
         self.try_parse(&words).unwrap_or_else(|| {
             tracing::debug!(text, "no valid parse; falling back to NOOP");
-            Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 0.0, choices: Vec::new(), style: None }
+            Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 0.0, choices: Vec::new() }
         })
     }
 }

@@ -7,20 +7,19 @@
 //! through 22 M parameters is out of reach of a 2-core CPU, but computing the features once per
 //! training sentence is cheap (under a minute for 16,000 sentences), so training stays as fast.
 //!
-//! Packed form ([`pack`]): the word-piece vocabulary pruned to the pieces a corpus of chat uses
-//! plus every single character (so any word still splits into known pieces), and every matrix
-//! stored as int8 with one scale per row (about 4× smaller than f32). At load the matrices become
+//! Packed form (made by `craftmate-lab pack-features`): the word-piece vocabulary pruned to the
+//! pieces a corpus of chat uses plus every single character (so any word still splits into known
+//! pieces), and every matrix stored as int8 with one scale per row (about 4× smaller than f32). At load the matrices become
 //! 8-bit blocks again for the products ([`QuantBert`]), which is what makes the features affordable
 //! per parse. The shipped parser uses the first three layers (`models/parser/features/`, 10.5 MB,
 //! about 3.5 ms a parse on one core); speed and accuracy figures: `models/parser/CARD.md`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
-use serde_json::Value;
 use tokenizers::Tokenizer;
 
 use super::error::{ParserError, Result};
@@ -75,33 +74,6 @@ impl WordFeatures {
         Unpacked::load_dir(dir, device)?.word_features(device)
     }
 
-    /// A features model that differs from another (its three files' contents) in some tensors
-    /// only: `changed` is a weights file holding those, stored as the other's are. Two networks
-    /// tuned from one features model keep the same frozen word-piece embeddings (most of its bytes)
-    /// and differ in their layers, so an ensemble's partner stores only its own layers beside the
-    /// first network's whole features model (see [`crate::training::ensemble`]).
-    pub fn from_bytes_changed(
-        config: &[u8],
-        tokenizer: &[u8],
-        weights: &[u8],
-        changed: &[u8],
-        device: &Device,
-    ) -> Result<Self> {
-        let mut tensors = candle_core::safetensors::load_buffer(weights, device)?;
-        for (name, t) in candle_core::safetensors::load_buffer(changed, device)? {
-            match tensors.get(&name) {
-                Some(was) if was.shape() == t.shape() && was.dtype() == t.dtype() => {}
-                _ => {
-                    return Err(ParserError::Data(format!(
-                        "changed word features: {name} is not a tensor of that shape in the features model they change"
-                    )));
-                }
-            }
-            tensors.insert(name, t);
-        }
-        Unpacked::from_stored(config.to_vec(), tokenizer.to_vec(), tensors)?.word_features(device)
-    }
-
     /// Features of a batch of word rows: (B, S, dim) with S the longest row; padding positions and
     /// words that produced no word piece are zero.
     pub fn features(&self, rows: &[&[String]]) -> Result<Tensor> {
@@ -111,8 +83,7 @@ impl WordFeatures {
     }
 
     /// The word pieces of a batch of word rows, padded, with the matrix that pools them back into
-    /// words: what the BERT reads, whether it runs frozen here or in training
-    /// ([`crate::training::tune`]).
+    /// words: what the BERT reads.
     pub fn pieces(&self, rows: &[&[String]]) -> Result<Pieces> {
         let s = rows.iter().map(|r| r.len()).max().unwrap_or(1).max(1);
         let encodings = rows
@@ -203,7 +174,7 @@ impl Unpacked {
         Ok(WordFeatures { bert, tokenizer, dim: self.config.hidden_size, device: device.clone() })
     }
 
-    /// Writes the three files, every matrix as int8 rows (the form [`pack`] writes).
+    /// Writes the three files, every matrix as int8 rows (the packed form).
     pub fn save_packed(&self, out: &Path) -> Result<()> {
         let mut packed = HashMap::new();
         for (name, tensor) in &self.tensors {
@@ -436,122 +407,6 @@ fn quantize_rows(matrix: &Tensor) -> Result<(Tensor, Tensor)> {
     Ok((Tensor::from_vec(q, (rows, cols), device)?, Tensor::from_vec(scales, rows, device)?))
 }
 
-/// What [`pack`] kept.
-#[derive(Debug, Clone)]
-pub struct PackReport {
-    pub pieces_before: usize,
-    pub pieces_kept: usize,
-    pub layers: usize,
-    pub bytes: u64,
-}
-
-/// Writes a small copy of the BERT in `from` to `out`: its vocabulary pruned to the word pieces
-/// `corpus` uses at least `min_count` times (plus special tokens and every single-character
-/// piece, so any word still splits), its first `layers` layers (all when `None`), matrices as
-/// int8 rows.
-pub fn pack<'a>(
-    from: &Path,
-    corpus: impl Iterator<Item = &'a str>,
-    min_count: usize,
-    layers: Option<usize>,
-    out: &Path,
-) -> Result<PackReport> {
-    let read = |name: &str| {
-        let path = from.join(name);
-        std::fs::read(&path).map_err(|source| ParserError::Io { path, source })
-    };
-    let mut config: Value = serde_json::from_slice(&read(CONFIG_FILE)?)?;
-    let tokenizer_json: Value = serde_json::from_slice(&read(TOKENIZER_FILE)?)?;
-    let mut tokenizer = Tokenizer::from_bytes(read(TOKENIZER_FILE)?).map_err(tokenizer_error)?;
-    tokenizer.with_padding(None);
-    tokenizer.with_truncation(None).map_err(tokenizer_error)?;
-
-    // Which pieces to keep: specials, single characters, and whatever the corpus uses.
-    let vocab = tokenizer.get_vocab(false);
-    let mut keep: BTreeSet<u32> = BTreeSet::new();
-    for (piece, &id) in &vocab {
-        let bare = piece.strip_prefix("##").unwrap_or(piece);
-        let special = piece.starts_with('[') && piece.ends_with(']') && !piece.starts_with("[unused");
-        if special || bare.chars().count() == 1 {
-            keep.insert(id);
-        }
-    }
-    let mut counts: HashMap<u32, usize> = HashMap::new();
-    for line in corpus {
-        let enc = tokenizer.encode(line, false).map_err(tokenizer_error)?;
-        for &id in enc.get_ids() {
-            *counts.entry(id).or_default() += 1;
-        }
-    }
-    keep.extend(counts.into_iter().filter(|&(_, n)| n >= min_count.max(1)).map(|(id, _)| id));
-    let old_to_new: HashMap<u32, u32> = keep.iter().enumerate().map(|(new, &old)| (old, new as u32)).collect();
-
-    // The tokenizer file with the pruned vocabulary and the special tokens' new ids.
-    let mut tok = tokenizer_json;
-    let new_vocab: serde_json::Map<String, Value> =
-        vocab.iter().filter_map(|(piece, id)| old_to_new.get(id).map(|&n| (piece.clone(), Value::from(n)))).collect();
-    tok["model"]["vocab"] = Value::Object(new_vocab);
-    let remap = |v: &mut Value| {
-        if let Some(id) = v.as_u64().and_then(|id| old_to_new.get(&(id as u32))) {
-            *v = Value::from(*id);
-        }
-    };
-    if let Some(added) = tok["added_tokens"].as_array_mut() {
-        added.retain(|t| t["id"].as_u64().is_some_and(|id| old_to_new.contains_key(&(id as u32))));
-        for t in added {
-            remap(&mut t["id"]);
-        }
-    }
-    if let Some(specials) = tok["post_processor"]["special_tokens"].as_object_mut() {
-        for special in specials.values_mut() {
-            if let Some(ids) = special["ids"].as_array_mut() {
-                ids.iter_mut().for_each(remap);
-            }
-        }
-    }
-    if tok["padding"].is_object() {
-        remap(&mut tok["padding"]["pad_id"]);
-    }
-    let tok_text = serde_json::to_string(&tok)?;
-    Tokenizer::from_bytes(tok_text.as_bytes()).map_err(tokenizer_error)?;
-
-    // The weights: gather the kept embedding rows, drop later layers and the pooler, quantize.
-    let weights = candle_core::safetensors::load_buffer(&read(WEIGHTS_FILE)?, &Device::Cpu)?;
-    let all_layers = config["num_hidden_layers"].as_u64().unwrap_or(0) as usize;
-    let layers = layers.unwrap_or(all_layers).min(all_layers);
-    let kept_ids = Tensor::new(keep.iter().copied().collect::<Vec<u32>>().as_slice(), &Device::Cpu)?;
-    let mut tensors = HashMap::new();
-    for (name, tensor) in weights {
-        let short = name.strip_prefix("bert.").unwrap_or(&name).to_string();
-        if short.starts_with("pooler.") {
-            continue;
-        }
-        if let Some(layer) = short.strip_prefix("encoder.layer.").and_then(|r| r.split('.').next())
-            && layer.parse::<usize>().is_ok_and(|l| l >= layers)
-        {
-            continue;
-        }
-        let tensor =
-            if short == "embeddings.word_embeddings.weight" { tensor.index_select(&kept_ids, 0)? } else { tensor };
-        tensors.insert(short, tensor.to_dtype(DType::F32)?);
-    }
-    config["vocab_size"] = Value::from(keep.len());
-    config["num_hidden_layers"] = Value::from(layers);
-    let packed = Unpacked {
-        config: serde_json::from_value(config.clone())?,
-        config_json: serde_json::to_string_pretty(&config)?.into_bytes(),
-        tokenizer_json: tok_text.into_bytes(),
-        tensors,
-    };
-    packed.save_packed(out)?;
-    let bytes = [CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE]
-        .iter()
-        .filter_map(|n| std::fs::metadata(out.join(n)).ok())
-        .map(|m| m.len())
-        .sum();
-    Ok(PackReport { pieces_before: vocab.len(), pieces_kept: keep.len(), layers, bytes })
-}
-
 /// The word pieces of [`write_tiny_bert`]'s vocabulary, in id order.
 pub const TINY_PIECES: &[&str] = &[
     "[PAD]",
@@ -625,9 +480,6 @@ pub fn write_tiny_bert(dir: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// The tiny BERT's vocabulary (see [`write_tiny_bert`]).
-    const PIECES: &[&str] = TINY_PIECES;
-
     fn tiny_bert(dir: &Path) {
         write_tiny_bert(dir).unwrap();
     }
@@ -646,31 +498,6 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
-    }
-
-    #[test]
-    fn packing_prunes_the_vocabulary_and_keeps_every_word_readable() {
-        let (src, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        tiny_bert(src.path());
-        let corpus = ["build a red cube", "build a tower", "a zebra"];
-        let report = pack(src.path(), corpus.into_iter(), 2, Some(1), out.path()).unwrap();
-        assert_eq!((report.pieces_before, report.layers), (PIECES.len(), 1));
-        let packed = Tokenizer::from_file(out.path().join(TOKENIZER_FILE)).unwrap();
-        let kept = packed.get_vocab(false);
-        // Specials and single characters always stay; "build" is used twice; "zebra", "tower",
-        // "car" and "[unused0]" are not.
-        for piece in ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a", "##r", "build"] {
-            assert!(kept.contains_key(piece), "{piece} dropped");
-        }
-        for piece in ["zebra", "tower", "car", "[unused0]"] {
-            assert!(!kept.contains_key(piece), "{piece} kept");
-        }
-        assert_eq!(kept.len(), report.pieces_kept);
-        // A dropped word still splits into single characters instead of becoming [UNK].
-        let enc = packed.encode("car", true).unwrap();
-        assert_eq!(enc.get_tokens(), ["[CLS]", "c", "##a", "##r", "[SEP]"]);
-        let f = WordFeatures::load_dir(out.path(), &Device::Cpu).unwrap();
-        assert_eq!(f.dim, 32);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use candle_core::{DType, Device, Tensor};
 
 use crate::parser::{CONFIG_FILE, FEATURES_DIR, ModelMeta, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
-use crate::training::trainer::copy_features;
+use crate::training::save::copy_features;
 
 /// The bytes of file `name` in model directory `dir`; an error names the path.
 pub(crate) fn read(dir: &Path, name: &str) -> Result<Vec<u8>> {

@@ -1,4 +1,4 @@
-//! A training run's last epoch as a model directory (`craftmate checkpoint-model`).
+//! A training run's last epoch as a model directory.
 //!
 //! `train --out DIR` keeps two things in DIR: the model of the epoch that scored best on the
 //! validation rows (`model.safetensors`, `features/`: what `eval-parser --model DIR` reads), and
@@ -9,20 +9,14 @@
 //! model directory of its own, so it can be scored, averaged, halved or put in an ensemble like
 //! any other.
 //!
-//! What the checkpoint holds becomes the model: the network's weights (the averaged ones, for a
-//! run with `--ema`, since those are the ones it scores and keeps), and with `--tune-features`
-//! the features' trained layers, packed to int8 rows the way `train` packs the best epoch's. The
-//! features' frozen rest is the run's own `features/`, so the result needs nothing outside DIR.
+//! The checkpoint's network weights become the model; its `features/` are the run's own (frozen,
+//! copied), so the result needs nothing outside DIR.
 
 use std::path::Path;
 
-use candle_core::Device;
-
 use super::model_dir::{ensure_new, write_checked};
-use super::trainer::{
-    AVERAGE_WEIGHTS, CHECKPOINT_STATE, CHECKPOINT_WEIGHTS, Checkpoint, FEATURES_CHECKPOINT, copy_features,
-};
-use crate::parser::pretrained::Unpacked;
+use super::checkpoint::{CHECKPOINT_STATE, CHECKPOINT_WEIGHTS, Checkpoint};
+use super::save::copy_features;
 use crate::parser::{CONFIG_FILE, FEATURES_DIR, ParserError, Result, TOKENIZER_FILE, WEIGHTS_FILE};
 
 /// What [`checkpoint_model`] wrote.
@@ -34,10 +28,6 @@ pub struct LastEpoch {
     pub planned_epochs: usize,
     /// The epoch whose model `train` kept as the best (0: none scored above 0 %).
     pub best_epoch: usize,
-    /// The weights are the run's running average (`--ema`), not the trained ones.
-    pub averaged: bool,
-    /// The features' layers came from the checkpoint too (`--tune-features`).
-    pub tuned_features: bool,
 }
 
 /// Writes the last checkpoint of the training run in `run` (a `train --out` directory) to `out`
@@ -56,33 +46,16 @@ pub fn checkpoint_model(run: &Path, out: &Path) -> Result<LastEpoch> {
     let state: Checkpoint = serde_json::from_str(&text)
         .map_err(|e| ParserError::Data(format!("{}: not a training checkpoint ({e})", state_path.display())))?;
     ensure_new(out, "the checkpoint's model")?;
-    let averaged = run.join(AVERAGE_WEIGHTS).is_file();
-    let tuned = run.join(FEATURES_CHECKPOINT);
-    let tuned_features = tuned.is_file();
     write_checked(out, || {
         std::fs::create_dir_all(out).map_err(ParserError::io(out))?;
         for name in [CONFIG_FILE, TOKENIZER_FILE] {
             let from = run.join(name);
             std::fs::copy(&from, out.join(name)).map_err(ParserError::io(&from))?;
         }
-        let weights = run.join(if averaged { AVERAGE_WEIGHTS } else { CHECKPOINT_WEIGHTS });
+        let weights = run.join(CHECKPOINT_WEIGHTS);
         std::fs::copy(&weights, out.join(WEIGHTS_FILE)).map_err(ParserError::io(&weights))?;
         let features = run.join(FEATURES_DIR);
-        if tuned_features {
-            let mut model = Unpacked::load_dir(&features, &Device::Cpu)?;
-            for (name, layer) in candle_core::safetensors::load(&tuned, &Device::Cpu)? {
-                // Only tensors the features model has: a checkpoint from another model is refused.
-                if !model.tensors.contains_key(&name) {
-                    return Err(ParserError::Data(format!(
-                        "{} has {name}, which the run's features model ({}) does not",
-                        tuned.display(),
-                        features.display()
-                    )));
-                }
-                model.tensors.insert(name, layer);
-            }
-            model.save_packed(&out.join(FEATURES_DIR))?;
-        } else if features.is_dir() {
+        if features.is_dir() {
             copy_features(&features, &out.join(FEATURES_DIR))?;
         }
         Ok(())
@@ -91,7 +64,5 @@ pub fn checkpoint_model(run: &Path, out: &Path) -> Result<LastEpoch> {
         epoch: state.epoch,
         planned_epochs: state.planned_epochs,
         best_epoch: state.best_epoch,
-        averaged,
-        tuned_features,
     })
 }

@@ -47,19 +47,6 @@ impl Origin {
             _ => None,
         }
     }
-
-    /// The style token of an example from here, when annotated rows are cut into batches at the row
-    /// numbers `batches` (ascending): `style:a0` before the first cut, `style:a1` after it, …;
-    /// `style:chat`, `style:tpl` and `style:other` for the other origins.
-    pub fn style(&self, batches: &[usize]) -> String {
-        let name = match self {
-            Origin::Annotated(row) => format!("a{}", batches.iter().filter(|&&cut| *row >= cut).count()),
-            Origin::Chat => "chat".into(),
-            Origin::Templated => "tpl".into(),
-            Origin::Other => "other".into(),
-        };
-        format!("{}{name}", crate::parser::linearize::STYLE_PREFIX)
-    }
 }
 
 impl Example {
@@ -125,14 +112,7 @@ mod tests {
     }
 
     #[test]
-    fn a_row_s_style_names_its_batch() {
-        let cuts = [6000, 9000];
-        assert_eq!(Origin::Annotated(0).style(&cuts), "style:a0");
-        assert_eq!(Origin::Annotated(5999).style(&cuts), "style:a0");
-        assert_eq!(Origin::Annotated(6000).style(&cuts), "style:a1");
-        assert_eq!(Origin::Annotated(9500).style(&cuts), "style:a2");
-        assert_eq!(Origin::Chat.style(&cuts), "style:chat");
-        assert_eq!(Origin::Templated.style(&[]), "style:tpl");
+    fn an_annotated_example_knows_its_row() {
         assert_eq!((Origin::Annotated(9500).annotated_row(), Origin::Chat.annotated_row()), (Some(9500), None));
     }
 

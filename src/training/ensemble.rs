@@ -8,16 +8,8 @@
 //!
 //! Layout: the first model's files and `features/` as they are, its grammar widened by the others',
 //! and each further model's `config.json`, `tokenizer.json` and weights in `partners/NN/`.
-//! Networks trained with tuned word features (`train --tune-features`) each bring their own
-//! features model, tuned from the same one: their word-piece embeddings, most of the bytes, stayed
-//! frozen and are the same, so a partner's `features/` keeps only the tensors that differ from the
-//! first network's (its layers: 5.4 of the 10.3 MB of MiniLM's three packed layers), and it costs
-//! a second features pass at parse time.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-use candle_core::{DType, Device, Tensor};
 
 use crate::parser::pretrained;
 use crate::parser::{
@@ -25,48 +17,22 @@ use crate::parser::{
 };
 use crate::training::average::read;
 use crate::training::model_dir::{ensure_new, write_checked};
-use crate::training::trainer::copy_features;
+use crate::training::save::copy_features;
 
-/// The tensors of features model `other` that differ from those of `base`, or `None` when the two
-/// are the same file. An error unless they share their configuration, vocabulary and tensor names
-/// and shapes: only features tuned from one model can share its unchanged tensors.
-fn changed_features(base: &Path, other: &Path) -> Result<Option<HashMap<String, Tensor>>> {
-    if read(base, pretrained::WEIGHTS_FILE)? == read(other, pretrained::WEIGHTS_FILE)? {
-        return Ok(None);
-    }
-    let unrelated = |why: &str| {
-        ParserError::Data(format!(
-            "the word features in {} and {} {why}: ensemble members must read the same features model, or \
-             ones tuned from it",
-            base.display(),
-            other.display()
-        ))
-    };
-    for name in [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE] {
+/// An error unless the members' word-features models are the same files: the partners read the
+/// first network's features, computed once per chat line.
+fn same_features(base: &Path, other: &Path) -> Result<()> {
+    for name in [pretrained::CONFIG_FILE, pretrained::TOKENIZER_FILE, pretrained::WEIGHTS_FILE] {
         if read(base, name)? != read(other, name)? {
-            return Err(unrelated(&format!("differ in their {name}")));
+            return Err(ParserError::Data(format!(
+                "the word features in {} and {} differ in their {name}: ensemble members must read the same \
+                 features model",
+                base.display(),
+                other.display()
+            )));
         }
     }
-    let load = |dir: &Path| {
-        let path = dir.join(pretrained::WEIGHTS_FILE);
-        candle_core::safetensors::load(&path, &Device::Cpu)
-    };
-    let (base, other) = (load(base)?, load(other)?);
-    if base.len() != other.len() {
-        return Err(unrelated("hold different tensors"));
-    }
-    let values = |t: &Tensor| t.flatten_all()?.to_dtype(DType::F64)?.to_vec1::<f64>();
-    let mut changed = HashMap::new();
-    for (name, t) in other {
-        let was = base.get(&name).ok_or_else(|| unrelated(&format!("hold different tensors ({name})")))?;
-        if was.shape() != t.shape() || was.dtype() != t.dtype() {
-            return Err(unrelated(&format!("give {name} different shapes")));
-        }
-        if values(was)? != values(&t)? {
-            changed.insert(name, t);
-        }
-    }
-    Ok(Some(changed))
+    Ok(())
 }
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> Result<()> {
@@ -109,6 +75,9 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
         if other.model.word_features != meta.model.word_features {
             return Err(mismatch("pretrained word features"));
         }
+        if features {
+            same_features(&first.join(FEATURES_DIR), &dir.join(FEATURES_DIR))?;
+        }
         if other.model.max_tokens != meta.model.max_tokens {
             return Err(mismatch("longest output"));
         }
@@ -127,11 +96,6 @@ pub fn ensemble_models(dirs: &[PathBuf], out: &Path) -> Result<()> {
             let partner = out.join(PARTNERS_DIR).join(format!("{:02}", i + 1));
             for name in [CONFIG_FILE, TOKENIZER_FILE, WEIGHTS_FILE] {
                 write(&partner, name, &read(dir, name)?)?;
-            }
-            if features && let Some(changed) = changed_features(&first.join(FEATURES_DIR), &dir.join(FEATURES_DIR))? {
-                let own = partner.join(FEATURES_DIR);
-                std::fs::create_dir_all(&own).map_err(ParserError::io(&own))?;
-                candle_core::safetensors::save(&changed, own.join(pretrained::WEIGHTS_FILE))?;
             }
         }
         Ok(())

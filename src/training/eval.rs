@@ -43,9 +43,6 @@ pub struct Record {
     pub error: Option<&'static str>,
     pub confidence: f32,
     pub choices: Vec<crate::parser::decode::Choice>,
-    /// The style the form was written in (networks trained with styles).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub style: Option<String>,
     pub gold: Value,
     pub predicted: Value,
 }
@@ -152,7 +149,6 @@ pub fn evaluate(parser: &dyn Parser, examples: &[Example]) -> Report {
             error,
             confidence: parsed.confidence,
             choices: parsed.choices,
-            style: parsed.style,
             gold: example.json.clone(),
             predicted,
         });
@@ -173,7 +169,7 @@ mod tests {
 
     impl Parser for Always {
         fn parse(&self, _: &str) -> Parsed {
-            Parsed { lf: self.0.clone(), confidence: 1.0, choices: Vec::new(), style: None }
+            Parsed { lf: self.0.clone(), confidence: 1.0, choices: Vec::new() }
         }
     }
 

@@ -1,4 +1,4 @@
-//! Writing a new model directory (`ensemble-models`, `half-model`, `checkpoint-model`): refuse
+//! Writing a new model directory (an ensemble, a half-size copy, a run's last epoch): refuse
 //! one that already holds files, and never leave behind one that would not load.
 //!
 //! These commands write a model that may later replace the shipped one, so each ends by loading

@@ -1,6 +1,6 @@
-//! `craftmate data-ceiling [--data FILE] [--parser] [--model DIR]`: how consistent the annotations
+//! `craftmate-lab data-ceiling [--data FILE] [--parser] [--model DIR]`: how consistent the annotations
 //! of the held-out split are with the training split's, i.e. how high exact match can go for a
-//! parser that reads only the chat (see `craftmate::training::ceiling`). With `--parser`, the
+//! parser that reads only the chat (see [`crate::ceiling`]). With `--parser`, the
 //! parser's exact match on the same groups of rows, so a score can be read against its ceiling;
 //! with `--examples N`, the rows whose twins disagree with them, to read.
 
@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use craftmate::training::ceiling::{self, Report};
+use craftmate::parser::NeuralParser;
+
+use crate::ceiling::{self, Report};
 use craftmate::training::data::{self, Example};
 use craftmate::training::eval::{self, Tally};
 
@@ -64,7 +66,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     // The parser's exact match on the rows with twins, to read against their ceiling.
     let parser_on_twins = if args.parser {
-        let parser = super::load_parser(args.model.as_deref(), None)?;
+        let parser = match &args.model {
+            Some(dir) => NeuralParser::load_dir(dir).with_context(|| format!("loading the model in {}", dir.display()))?,
+            None => NeuralParser::shipped().context("loading the shipped model")?,
+        };
         let scored = eval::evaluate(&parser, &valid);
         let correct: Vec<bool> = scored.records.iter().map(|r| r.correct).collect();
         Some(print_parser(&report, &correct))

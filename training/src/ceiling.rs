@@ -16,22 +16,21 @@
 //!   count for it, so the estimate errs high). This is the easiest generalisation the data asks
 //!   for; a parser that copies its twins perfectly scores exactly this on these rows.
 //!   Measured again with only the twins from the row's own annotation batch voting, as if the
-//!   parser were told the batch (the file's conventions drift between batches; see
-//!   [`super::data::Origin`]).
+//!   parser were told the batch (the file's conventions drift between batches).
 //!
-//! `craftmate data-ceiling` prints the report, and with `--parser` the parser's exact match on the
+//! `craftmate-lab data-ceiling` prints the report, and with `--parser` the parser's exact match on the
 //! same rows beside it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use super::data::Example;
-use super::eval::{Tally, skeleton, without_text_spans};
-use crate::parser::linearize::as_span;
+use craftmate::parser::linearize::as_span;
+use craftmate::training::data::{Example, Origin};
+use craftmate::training::eval::{Tally, skeleton, without_text_spans};
 
-/// Row numbers where the released file's annotation batches start after the first (the cuts used
-/// by `train --styles` and the model card's tables).
+/// Row numbers where the released file's annotation batches start after the first (the cuts the
+/// model card's tables use).
 pub const BATCH_CUTS: [usize; 4] = [6000, 7000, 8000, 9000];
 
 /// The measures of the module doc, for one split.
@@ -53,7 +52,7 @@ pub struct Report {
     pub twins_ignoring_text_spans: Tally,
     /// Held-out rows with a name twin from their own batch: only those twins vote.
     pub twins_same_batch: Tally,
-    /// [`Report::twins`] by the held-out row's batch (`style:a0` … as in training).
+    /// [`Report::twins`] by the held-out row's batch (`a0`, `a1`, … see [`batch`]).
     pub twins_by_batch: BTreeMap<String, Tally>,
     /// For each held-out row (in order): whether it has a training twin, and whether its twins'
     /// vote gives its form. Lets a caller score a parser on the same rows.
@@ -78,7 +77,7 @@ pub struct Disagreement {
     pub twin_row: Option<usize>,
 }
 
-/// Measures `train` against `valid` (a split of the same file; see [`super::data::split`]).
+/// Measures `train` against `valid` (a split of the same file; see [`craftmate::training::data::split`]).
 pub fn measure(train: &[Example], valid: &[Example]) -> Report {
     let mut report = Report { training_rows: train.len(), validation_rows: valid.len(), ..Default::default() };
     report.repeats = repeats(train.iter().chain(valid));
@@ -129,9 +128,15 @@ pub fn measure(train: &[Example], valid: &[Example]) -> Report {
     report
 }
 
-/// The annotation batch an example comes from, as a style name.
-fn batch(example: &Example) -> String {
-    example.origin.style(&BATCH_CUTS)
+/// The annotation batch an example comes from: `a0` before the first cut, `a1` after it, …;
+/// `chat`, `tpl` and `other` for examples that are not annotated rows.
+pub fn batch(example: &Example) -> String {
+    match example.origin {
+        Origin::Annotated(row) => format!("a{}", BATCH_CUTS.iter().filter(|&&cut| row >= cut).count()),
+        Origin::Chat => "chat".into(),
+        Origin::Templated => "tpl".into(),
+        Origin::Other => "other".into(),
+    }
 }
 
 /// Every pair of rows with the same text, and whether their forms agree.
@@ -239,7 +244,6 @@ fn masked(words: &[String], at: usize) -> Option<(usize, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::training::data::Origin;
 
     fn row(n: usize, text: &str, json: &str) -> Example {
         Example {
@@ -323,7 +327,7 @@ mod tests {
         assert_eq!((miss.row, miss.votes, miss.twins), (1, 2, 3));
         assert_eq!(miss.majority, build(0, "x", true).json);
         assert_eq!((miss.twin_text.as_str(), miss.twin_row), ("build a tent", Some(10)));
-        let late = &report.twins_by_batch["style:a3"];
+        let late = &report.twins_by_batch["a3"];
         assert_eq!((late.correct, late.total), (0, 1));
         // Trees: the NOOP tree is not in training; the others are.
         assert_eq!((report.seen_tree.correct, report.seen_tree.total), (3, 4));

@@ -9,12 +9,16 @@
 //! split at least as lopsided as the one seen. Small p (say under 0.05): the difference is
 //! unlikely to be chance. Large p: the rows cannot tell the two models apart.
 //!
-//! The other model's parses come from an `eval-parser --dump` file (one JSON object a line, with
-//! at least `text` and `correct`), so any earlier run can be the baseline.
+//! Both models' parses come from `craftmate eval-parser --dump` files (one JSON object a line,
+//! with at least `text` and `correct`), so any earlier run can be the baseline:
+//! `craftmate-lab compare NEW.jsonl OLD.jsonl`.
 
 use std::path::Path;
+use std::process::ExitCode;
 
-use crate::parser::{ParserError, Result};
+use anyhow::Context;
+
+use craftmate::parser::{ParserError, Result};
 
 /// How two parsers fared on the same rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -101,6 +105,31 @@ pub fn read_dump(path: &Path) -> Result<Vec<(String, bool)>> {
             }
         })
         .collect()
+}
+
+/// `craftmate-lab compare THIS OTHER`: prints the four counts and McNemar's p-value of two dumps
+/// of the same rows.
+pub fn run(this: &Path, other: &Path) -> anyhow::Result<ExitCode> {
+    let read = |path: &Path| read_dump(path).with_context(|| format!("reading {}", path.display()));
+    let (mine, theirs) = (read(this)?, read(other)?);
+    let c = Comparison::of(&mine, &theirs).with_context(|| format!("comparing with {}", other.display()))?;
+    println!(
+        "{} against {} ({} rows): right in both {}, only here {}, only there {}, in neither {}",
+        this.display(),
+        other.display(),
+        c.rows(),
+        c.both,
+        c.only_this,
+        c.only_other,
+        c.neither
+    );
+    let gap = c.only_this as i64 - c.only_other as i64;
+    println!(
+        "  {gap:+} rows; McNemar exact p = {:.3} ({})",
+        c.p_value(),
+        if c.p_value() < 0.05 { "unlikely to be chance" } else { "these rows cannot tell the two apart" }
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]
