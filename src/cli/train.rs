@@ -58,10 +58,14 @@ pub struct SingleOptions {
     pub batch_size: usize,
     #[arg(long, default_value_t = 1e-3)]
     pub lr: f64,
-    /// Seed for everything random in training: initial weights, shuffling, dropout, the NOOP
-    /// sample and the templated commands.
+    /// Seed for everything random in training: initial weights, shuffling, dropout (and the data
+    /// drawn, unless --data-seed says otherwise).
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
+    /// Seed of the NOOP sample and the templated commands (default: --seed). Networks that will
+    /// vote together in an ensemble must see the same data: they need the same output tokens.
+    #[arg(long)]
+    pub data_seed: Option<u64>,
     /// Seed of the train/validation split, kept apart from --seed so a run with another seed
     /// never trains on the rows other runs were validated on.
     #[arg(long, default_value_t = 42)]
@@ -162,7 +166,7 @@ fn run_single(args: &Args) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     let (noop, templated) = (args.noop.unwrap_or(recipe::NOOP_LINES), args.templated.unwrap_or(0));
-    let (train, valid) = training_data(args, noop, templated, options.seed)?;
+    let (train, valid) = training_data(args, noop, templated, o.data_seed.unwrap_or(options.seed))?;
     let start = match (&o.init, o.resume) {
         (Some(dir), false) => trainer::Start::From(dir),
         (Some(_), true) => anyhow::bail!("--init and --resume exclude each other"),
@@ -274,6 +278,7 @@ fn network_command(args: &Args, layout: &Layout, network: &Network, templated: u
         .args(["--noop", &args.noop.unwrap_or(recipe::NOOP_LINES).to_string()])
         .args(["--epochs", &options.epochs.to_string()])
         .args(["--seed", &options.seed.to_string()])
+        .args(["--data-seed", &recipe::DATA_SEED.to_string()])
         .args(["--patience", &options.patience.to_string()])
         .args(["--split-seed", &args.single_options.split_seed.to_string()])
         .args(["--valid-fraction", &args.single_options.valid_fraction.to_string()])

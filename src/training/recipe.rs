@@ -1,10 +1,11 @@
 //! The shipped recipe: how the parser in `models/parser/` is made, as data and one combining step.
 //!
 //! Two networks are trained from scratch around the same frozen pretrained word features (the
-//! shipped `features/`), each on the annotated training split, 3,000 chit-chat lines as NOOP and
-//! 4,000 templated commands. They differ in their seed and length, and in which epoch is kept: the
-//! first keeps the mean of its best and its last epoch's weights, the second its last epoch. The
-//! two then vote at every decoding step (an ensemble), and their weights are stored as f16.
+//! shipped `features/`), on the same data: the annotated training split, 3,000 chit-chat lines as
+//! NOOP and 4,000 templated commands (the same draw for both, so they write the same output
+//! tokens and can vote together). They differ in their seed (initial weights, batch order,
+//! dropout) and length, and in which epoch is kept: the first keeps the mean of its best and its
+//! last epoch's weights, the second its last epoch. The two then vote at every decoding step (an ensemble), and their weights are stored as f16.
 //! `craftmate train` runs each network as its own process (one core each) and then [`combine`]s
 //! them; `models/parser/CARD.md` records the figures each step gave.
 
@@ -39,6 +40,8 @@ pub const NETWORKS: [Network; 2] = [
     Network { name: "b", seed: 13, epochs: 50, keep: Keep::Last },
 ];
 
+/// Seed of the NOOP sample and the templated commands, the same for every network.
+pub const DATA_SEED: u64 = 42;
 /// Chit-chat lines mixed in as NOOP examples, per network.
 pub const NOOP_LINES: usize = 3000;
 /// Templated commands mixed in, per network.
