@@ -37,9 +37,9 @@ mod tests {
         let d = reach_distance(feet, Pos::new(3, 11, 0));
         assert!((d - (2.5f64.powi(2) + 4.38f64.powi(2)).sqrt()).abs() < 1e-9, "{d}");
         let d = reach_distance(feet, Pos::new(0, 1, 0));
-        assert!((d - 3.62).abs() < 1e-9, "{d}");
+        assert!((d - 4.62).abs() < 1e-9, "{d}");
         let d = reach_distance(feet, Pos::new(-5, 5, 0));
-        assert!((d - 4.5).abs() < 1e-9, "{d}");
+        assert!((d - (4.5f64.powi(2) + 0.62f64.powi(2)).sqrt()).abs() < 1e-9, "{d}");
         assert!(within_reach(feet, Pos::new(-5, 5, 0), REACH) && !within_reach(feet, Pos::new(3, 11, 0), REACH));
     }
 }
