@@ -6,7 +6,6 @@
 //! appears on the other side of that face. So placing at `target` means clicking the face of a
 //! neighbour `n` that points at `target`, at the centre of that face, while looking at it.
 
-use crate::world::types::EYE_HEIGHT;
 use crate::world::{Look, Pos, Vec3};
 
 /// A block face, named by the direction it points (Minecraft's `Direction`).
@@ -55,11 +54,6 @@ impl Face {
         let d = to - from;
         Face::ALL.into_iter().find(|f| f.offset() == d)
     }
-}
-
-/// The eyes of a body whose feet are at `feet`.
-pub fn eye_of(feet: Vec3) -> Vec3 {
-    Vec3::new(feet.x, feet.y + EYE_HEIGHT, feet.z)
 }
 
 /// The middle of face `face` of block `p`.
@@ -118,6 +112,7 @@ pub fn look_at(eye: Vec3, point: Vec3) -> Look {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::world::rules::eye_of;
 
     #[test]
     fn faces_and_offsets_agree() {

@@ -2,13 +2,18 @@
 //! over a small azalea world of flat ground, and check what the agent sees and what is sent —
 //! readiness, predictions, refusals, access, chat, reconnecting.
 
+use super::blocks::BlockView;
+use super::bridge::{ClientEvent, Command, Seq, Snapshot};
+use super::refusals::{BURST_TICKS, REFUSED_TICKS};
+use super::state::CENTRE_COOLDOWN;
 use super::*;
+use crate::world::{ActionError, Actor, BBox, Look, PlayerInfo, Vec3, World};
 use azalea::BlockPos;
 use azalea::core::position::ChunkPos;
 use azalea::world::Chunk;
 use parking_lot::RwLock;
 use std::sync::Arc;
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Receiver, Sender, channel};
 
 fn block(name: &str) -> Block {
     Block::from_name(name).unwrap()

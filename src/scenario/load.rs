@@ -7,7 +7,8 @@
 use super::format::*;
 use crate::logical_form::{LogicalForm, normalize, validate_json};
 use crate::world::blocks::canonical_colour;
-use crate::world::embedded::{MOB_KINDS, Preset};
+use crate::world::embedded::Preset;
+use crate::world::rules::MOB_KINDS;
 use crate::world::{BBox, Block, Look, Pos};
 use regex::Regex;
 use std::path::{Path, PathBuf};

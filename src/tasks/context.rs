@@ -9,8 +9,8 @@
 
 use super::Limits;
 use super::record::Change;
-use crate::world::types::EYE_HEIGHT;
-use crate::world::{ActionError, Block, Pos, Vec3, World};
+use crate::world::rules::{self, in_body};
+use crate::world::{ActionError, Block, Pos, World};
 use rustc_hash::FxHashSet;
 
 /// Per top-level command bookkeeping that its sub-tasks share (besides the change list, which
@@ -105,37 +105,24 @@ impl<'a> TaskContext<'a> {
 
     /// Can the agent reach block `p` from where it stands?
     pub fn in_reach(&self, p: Pos) -> bool {
-        within_reach(self.world.agent_pos(), p, self.limits.reach)
+        rules::within_reach(self.world.agent_pos(), p, self.limits.reach)
     }
 
     /// Is the agent standing on something (or floating in water), rather than falling?
     pub fn agent_resting(&self) -> bool {
-        resting(&*self.world, self.world.agent_pos())
+        let world = &*self.world;
+        rules::supported(world.agent_pos(), |q| world.block_at(q))
     }
 
     /// Is `p` inside the agent's or a player's body (feet or head)?
     pub fn body_at(&self, p: Pos) -> bool {
-        let covers = |feet: Pos| p == feet || p == feet.up(1);
-        covers(self.world.agent_pos()) || self.world.players().iter().any(|pl| covers(pl.pos.block()))
+        in_body(p, self.world.agent_pos()) || self.world.players().iter().any(|pl| in_body(p, pl.pos.block()))
     }
 
     /// The name of a player whose body covers `p`, if any.
     pub fn player_at(&self, p: Pos) -> Option<String> {
-        let covers = |feet: Pos| p == feet || p == feet.up(1);
-        self.world.players().into_iter().find(|pl| covers(pl.pos.block())).map(|pl| pl.name)
+        self.world.players().into_iter().find(|pl| in_body(p, pl.pos.block())).map(|pl| pl.name)
     }
-}
-
-/// Distance from the eyes of an agent standing at `feet` to the nearest point of block `p`
-/// (the same rule the embedded world applies).
-pub fn reach_distance(feet: Pos, p: Pos) -> f64 {
-    let eye = Vec3::new(feet.x as f64 + 0.5, feet.y as f64 + EYE_HEIGHT, feet.z as f64 + 0.5);
-    let clamp = |v: f64, lo: i32| v.clamp(lo as f64, lo as f64 + 1.0);
-    eye.distance(Vec3::new(clamp(eye.x, p.x), clamp(eye.y, p.y), clamp(eye.z, p.z)))
-}
-
-pub fn within_reach(feet: Pos, p: Pos, reach: f64) -> bool {
-    reach_distance(feet, p) <= reach
 }
 
 /// Waiting for the agent to land, with an end. A landing that never comes (in a real world, a
@@ -171,20 +158,6 @@ impl FallWatch {
     }
 }
 
-/// Does a body with feet at `p` stand on a solid block or float in a liquid?
-pub fn resting(world: &dyn World, p: Pos) -> bool {
-    world.block_at(p.down(1)).is_solid() || world.block_at(p).is_liquid()
-}
-
-/// Can a block at `p` be placed against something (a face neighbour that is neither air nor
-/// liquid)?
-pub fn has_support(world: &dyn World, p: Pos) -> bool {
-    p.faces().iter().any(|&n| {
-        let b = world.block_at(n);
-        !b.is_air() && !b.is_liquid()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,14 +179,5 @@ mod tests {
         assert_eq!(changes.len(), 3);
         assert_eq!((changes[0].before, changes[0].after), (Block::AIR, red));
         assert_eq!(changes[2].after, Block::AIR);
-    }
-
-    #[test]
-    fn reach_matches_the_embedded_world() {
-        let w = EmbeddedWorld::flat();
-        for p in [Pos::new(3, 11, 0), Pos::new(4, 9, 2), Pos::new(0, 1, 0), Pos::new(-5, 5, 0)] {
-            assert!((reach_distance(w.agent_pos(), p) - w.reach_distance(p)).abs() < 1e-9);
-        }
-        assert!(resting(&w, Pos::new(0, 5, 0)) && !resting(&w, Pos::new(0, 7, 0)));
     }
 }

@@ -9,7 +9,7 @@
 use super::context::{FallWatch, Landing};
 use super::movement::Move;
 use super::{ChildOutcome, Step, Task, TaskContext, TaskKind};
-use crate::world::types::EYE_HEIGHT;
+use crate::world::rules;
 use crate::world::{Look, Pos, Vec3};
 
 /// A turn of body or head.
@@ -133,8 +133,7 @@ fn finite(angle: f32) -> f32 {
 }
 
 fn eye(ctx: &TaskContext) -> Vec3 {
-    let f = ctx.world.agent_pos().feet();
-    Vec3::new(f.x, f.y + EYE_HEIGHT, f.z)
+    rules::eye_of(ctx.world.agent_pos().feet())
 }
 
 impl Task for Dance {

@@ -12,7 +12,7 @@
 use super::edit::{Edit, EditStep};
 use super::limits::check_in_world;
 use super::{ChildOutcome, Limits, Step, Task, TaskContext, TaskError, TaskKind};
-use crate::world::{BBox, Block, Pos, World};
+use crate::world::{BBox, Block, Pos, World, rules};
 use serde::{Deserialize, Serialize};
 
 /// How big a hole: `width` (x) × `length` (z) × `depth` (down).
@@ -79,7 +79,7 @@ impl Task for Dig {
 
     /// Refuse a hole through bedrock (the floor of the world).
     fn check(&self, world: &dyn World, _limits: &Limits) -> Result<(), TaskError> {
-        let bedrock = self.region.iter().find(|p| world.block_at(*p).name() == "bedrock");
+        let bedrock = self.region.iter().find(|p| rules::unbreakable(world.block_at(*p)));
         match bedrock {
             Some(p) => Err(TaskError::Bedrock(p)),
             None => Ok(()),

@@ -21,11 +21,12 @@
 //! the agent moves out of the way, and waits (then gives up, saying why) for players.
 
 use super::blueprint::Blueprint;
-use super::context::{FallWatch, Landing, has_support};
+use super::context::{FallWatch, Landing};
 use super::movement::{Move, MoveOptions};
 use super::path::Goal;
+use super::support::support_chain;
 use super::{ChildOutcome, Step, TaskContext};
-use crate::world::embedded::{MAX_Y, MIN_Y};
+use crate::world::rules::{self, replaceable, unbreakable};
 use crate::world::{ActionError, BBox, Block, Pos, World};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeMap, VecDeque};
@@ -95,18 +96,10 @@ pub(crate) struct Edit {
 /// Walks in a row that may end without a block placed or broken before the work gives up.
 const MAX_WALKS_WITHOUT_PROGRESS: u32 = 40;
 
-fn replaceable(b: Block) -> bool {
-    b.is_air() || b.is_liquid() || (!b.is_solid() && b.is_natural())
-}
-
-fn is_bedrock(b: Block) -> bool {
-    b.name() == "bedrock"
-}
-
 /// Does `p` still need breaking for target `t`?
 fn needs_break(world: &dyn World, p: Pos, t: Block) -> bool {
     let b = world.block_at(p);
-    b != t && !b.is_air() && !b.is_liquid() && !is_bedrock(b)
+    b != t && !b.is_air() && !b.is_liquid() && !unbreakable(b)
 }
 
 impl Edit {
@@ -296,7 +289,7 @@ impl Edit {
                 list.iter().filter(|(p, _)| !replaceable(ctx.world.block_at(*p))).map(|(p, _)| *p).collect();
             if !blocked.is_empty() {
                 let (bedrock, other): (Vec<Pos>, Vec<Pos>) =
-                    blocked.into_iter().partition(|p| is_bedrock(ctx.world.block_at(*p)));
+                    blocked.into_iter().partition(|p| unbreakable(ctx.world.block_at(*p)));
                 if !bedrock.is_empty() {
                     list.retain(|(p, _)| !bedrock.contains(p));
                     self.report.missing += bedrock.len();
@@ -351,7 +344,7 @@ impl Edit {
             Some(b) => world.block_at(p) == b,
             None => {
                 let b = world.block_at(p);
-                b.is_air() || b.is_liquid() || is_bedrock(b)
+                b.is_air() || b.is_liquid() || unbreakable(b)
             }
         }
     }
@@ -406,7 +399,7 @@ impl Edit {
                 under_player.get_or_insert((name, p));
             } else if p == agent || p == agent.up(1) {
                 under_me.push((p, b));
-            } else if has_support(&*ctx.world, p) {
+            } else if rules::has_support(p, |q| ctx.world.block_at(q)) {
                 ready.push((p, b));
             } else {
                 floating.push((p, b));
@@ -519,98 +512,14 @@ impl Edit {
     }
 }
 
-/// The shortest chain of empty cells from a cell that can hold a block (it touches something
-/// solid) to `floating`, which has nothing to lean on. Cells of the build and bodies are
-/// avoided; downward cells are tried first so supports tend to stand on the ground. Beyond the
-/// search's span, a straight column down to the ground is tried.
-fn support_chain(ctx: &TaskContext, floating: Pos, blueprint: &Blueprint) -> Option<Vec<Pos>> {
-    nearest_support(ctx, floating, blueprint).or_else(|| column_support(ctx, floating, blueprint))
-}
-
-/// A straight column under `floating`, down to the first block (at most 64 cells).
-fn column_support(ctx: &TaskContext, floating: Pos, blueprint: &Blueprint) -> Option<Vec<Pos>> {
-    let world = &*ctx.world;
-    let mut column = Vec::new();
-    for d in 1..=64 {
-        let p = floating.down(d);
-        if p.y < MIN_Y || !world.block_at(p).is_air() || blueprint.contains(p) || ctx.body_at(p) {
-            return None;
-        }
-        column.push(p);
-        if has_support(world, p) {
-            column.reverse();
-            return Some(column);
-        }
-    }
-    None
-}
-
-fn nearest_support(ctx: &TaskContext, floating: Pos, blueprint: &Blueprint) -> Option<Vec<Pos>> {
-    const MAX_VISITED: usize = 20_000;
-    const MAX_SPAN: i32 = 16;
-    let world = &*ctx.world;
-    let mut parent: FxHashMap<Pos, Pos> = FxHashMap::default();
-    let mut seen: FxHashSet<Pos> = FxHashSet::default();
-    let mut queue = VecDeque::from([floating]);
-    seen.insert(floating);
-    while let Some(q) = queue.pop_front() {
-        if seen.len() > MAX_VISITED {
-            return None;
-        }
-        let f = q.faces();
-        // faces(): +x, -x, +y, -y, +z, -z → try down first, up last.
-        for n in [f[3], f[0], f[1], f[4], f[5], f[2]] {
-            if !(MIN_Y..=MAX_Y).contains(&n.y) || n.chebyshev(floating) > MAX_SPAN || !seen.insert(n) {
-                continue;
-            }
-            if !world.block_at(n).is_air() || blueprint.contains(n) || ctx.body_at(n) {
-                continue;
-            }
-            parent.insert(n, q);
-            if has_support(world, n) {
-                let mut chain = vec![n];
-                let mut at = n;
-                while let Some(&up) = parent.get(&at) {
-                    if up == floating {
-                        break;
-                    }
-                    chain.push(up);
-                    at = up;
-                }
-                return Some(chain);
-            }
-            queue.push_back(n);
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tasks::Limits;
-    use crate::tasks::context::Ledger;
+    
     use crate::tasks::testing::block;
     use crate::world::Actor;
     use crate::world::embedded::EmbeddedWorld;
-
-    #[test]
-    fn a_support_chain_runs_from_something_solid_to_the_floating_block() {
-        let mut w = EmbeddedWorld::flat();
-        w.set_block_by(Pos::new(3, 5, 0), block("stone"), Actor::World);
-        let limits = Limits::default();
-        let (mut changes, mut ledger) = (Vec::new(), Ledger::default());
-        let ctx = TaskContext::new(&mut w, &limits, &mut changes, &mut ledger);
-        let bp = Blueprint::new([(Pos::new(3, 7, 0), block("red_wool"))]);
-        // Straight down onto the stone: one support block.
-        assert_eq!(support_chain(&ctx, Pos::new(3, 7, 0), &bp), Some(vec![Pos::new(3, 6, 0)]));
-        let chain = support_chain(&ctx, Pos::new(9, 8, 0), &bp).unwrap();
-        assert_eq!(chain.first(), Some(&Pos::new(9, 5, 0)), "rests on the ground");
-        assert_eq!(chain.last(), Some(&Pos::new(9, 7, 0)), "ends under the floating block");
-        assert!(chain.windows(2).all(|p| p[0].manhattan(p[1]) == 1));
-        // High up, beyond the search's span: a plain column.
-        assert_eq!(support_chain(&ctx, Pos::new(0, 40, 9), &bp).map(|c| c.len()), Some(35));
-    }
 
     /// A real body can stand on the edge of a neighbouring block while the block under its feet
     /// is air; the engine must not wait for that fall forever. (Without `advance` the embedded
@@ -639,9 +548,7 @@ mod tests {
     }
 
     #[test]
-    fn what_can_be_replaced() {
-        assert!(replaceable(Block::AIR) && replaceable(block("water")) && replaceable(block("short_grass")));
-        assert!(!replaceable(block("stone")) && !replaceable(block("torch")));
+    fn what_needs_breaking() {
         let w = EmbeddedWorld::flat();
         assert!(needs_break(&w, Pos::new(0, 4, 0), Block::AIR));
         assert!(!needs_break(&w, Pos::new(0, 4, 0), block("grass_block")));

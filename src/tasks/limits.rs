@@ -4,7 +4,7 @@
 //! minutes. The defaults suit the embedded world and a creative-mode server.
 
 use super::TaskError;
-use crate::world::embedded::{MAX_Y, MIN_Y};
+use crate::world::rules::in_world;
 use crate::world::{Block, Pos};
 use serde::{Deserialize, Serialize};
 
@@ -74,16 +74,6 @@ impl Limits {
         }
         Ok(())
     }
-}
-
-/// How far from the origin x and z may go (Minecraft's world border).
-pub const WORLD_BORDER: i32 = 30_000_000;
-
-/// Is `p` a block of the world (between bedrock level and the build limit, inside the border)?
-pub fn in_world(p: Pos) -> bool {
-    (MIN_Y..=MAX_Y).contains(&p.y)
-        && p.x.unsigned_abs() <= WORLD_BORDER as u32
-        && p.z.unsigned_abs() <= WORLD_BORDER as u32
 }
 
 /// Refuse positions above or below the world, or beyond its border.

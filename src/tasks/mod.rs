@@ -16,7 +16,7 @@
 //! - [`context`]: what a step may touch, and the change ledger;
 //! - [`record`]: ids, kinds, states, history records and events;
 //! - [`path`]: the A* planner over the voxel grid; [`movement`]: Move, Follow, come here;
-//! - [`blueprint`], [`edit`]: the shared engine that makes positions hold given blocks;
+//! - [`blueprint`], [`edit`], [`support`]: the shared engine that makes positions hold given blocks;
 //! - [`build`], [`destroy`], [`dig`], [`fill`], [`undo`]: commands on top of that engine;
 //! - [`spawn`], [`dance`], [`get`]: the small commands;
 //! - [`repeat`], [`condition`]: loops ("3 times", "until you hit stone", "forever");
@@ -40,6 +40,7 @@ pub mod record;
 pub mod repeat;
 pub mod spawn;
 pub mod stack;
+pub mod support;
 pub mod undo;
 
 pub use blueprint::Blueprint;

@@ -1,5 +1,6 @@
 //! The path planner: A* (from the `pathfinding` crate) over the voxel grid, following exactly the
-//! embedded world's movement rules, so a planned path is a path the world will accept.
+//! world's movement rules ([`crate::world::rules`]), so a planned path is a path the world will
+//! accept.
 //!
 //! A *node* is a place the agent can rest: feet in a cell with room for the body (feet and head
 //! not solid) and either a solid block underneath or water around the feet. From a node the
@@ -23,15 +24,16 @@
 //! few milliseconds. A plain walk never changes the world; if there is no walking path, the walk
 //! fails with the reason (see `movement.rs`).
 
+mod grid;
+
 use super::Limits;
 use super::blueprint::Blueprint;
-use super::context::within_reach;
-use super::limits::in_world;
-use crate::world::embedded::{MAX_Y, MIN_Y};
+use crate::world::rules::{MAX_Y, MIN_Y, in_world, within_reach};
 use crate::world::types::EYE_HEIGHT;
 use crate::world::{BBox, Block, Pos, World};
+use grid::{AIR, Grid, SCAFFOLD};
 use pathfinding::prelude::astar;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
 /// Where a walk should end.
@@ -185,112 +187,6 @@ impl PathOptions {
 
 /// Most cells the search box may hold (about 64 MB of cache): a guard against absurd limits.
 const MAX_GRID_CELLS: u64 = 64 << 20;
-
-// Cell flags in the cache.
-const LOADED: u8 = 1;
-const SOLID: u8 = 2; // blocks the body
-const LIQUID: u8 = 4; // water: floats the body
-const AIR: u8 = 8;
-const SCAFFOLD: u8 = 16; // our own scaffold, may be broken to come down
-const OUTSIDE: u8 = 32; // beyond the search box: treated as a wall that supports nothing
-
-/// What a block kind means for walking.
-fn kind_flags(b: Block) -> u8 {
-    LOADED
-        | if b.is_air() {
-            AIR
-        } else if b.is_liquid() {
-            // Lava is a liquid nobody should walk into: make it a wall.
-            if b.name() == "water" { LIQUID } else { SOLID }
-        } else if b.is_solid() {
-            SOLID
-        } else {
-            0
-        }
-}
-
-// Derived facts about a cell as a feet position, cached in the cell's high byte.
-const ROOM_KNOWN: u16 = 1 << 8;
-const ROOM: u16 = 1 << 9; // feet and head cells both free
-const STAND_KNOWN: u16 = 1 << 10;
-const STAND: u16 = 1 << 11; // something to stand on, or water to float in
-
-/// A lazily filled dense cache of the cells inside the search box: block flags in the low
-/// byte, and whether the cell has room for a body / something to stand on in the high byte.
-struct Grid<'w> {
-    world: &'w dyn World,
-    scaffold: &'w FxHashSet<Pos>,
-    min: Pos,
-    size: [i32; 3],
-    cells: Vec<u16>,
-    /// Flags per block kind (by registry index), worked out on first sight.
-    kinds: FxHashMap<u16, u8>,
-}
-
-impl<'w> Grid<'w> {
-    fn new(world: &'w dyn World, scaffold: &'w FxHashSet<Pos>, bbox: BBox) -> Self {
-        let size = bbox.size();
-        let n = size.iter().map(|&s| s.max(0) as usize).product();
-        Grid { world, scaffold, min: bbox.min, size, cells: vec![0; n], kinds: FxHashMap::default() }
-    }
-
-    fn index(&self, p: Pos) -> Option<usize> {
-        let (x, y, z) = (p.x - self.min.x, p.y - self.min.y, p.z - self.min.z);
-        if x < 0 || y < 0 || z < 0 || x >= self.size[0] || y >= self.size[1] || z >= self.size[2] {
-            return None;
-        }
-        // y varies fastest: a body's feet, head and floor share a cache line.
-        Some(((x * self.size[2] + z) * self.size[1] + y) as usize)
-    }
-
-    fn flags(&mut self, p: Pos) -> u8 {
-        let Some(i) = self.index(p) else { return OUTSIDE | SOLID };
-        let f = self.cells[i];
-        if f != 0 {
-            return f as u8;
-        }
-        let b = self.world.block_at(p);
-        let mut f = *self.kinds.entry(b.index()).or_insert_with(|| kind_flags(b));
-        if self.scaffold.contains(&p) {
-            f |= SCAFFOLD;
-        }
-        self.cells[i] = f as u16;
-        f
-    }
-
-    /// A derived fact (`known` bit, `value` bit) about `p`, computed once by `compute`.
-    fn derived(&mut self, p: Pos, known: u16, value: u16, compute: fn(&mut Self, Pos) -> bool) -> bool {
-        let Some(i) = self.index(p) else { return compute(self, p) };
-        let c = self.cells[i];
-        if c & known != 0 {
-            return c & value != 0;
-        }
-        let v = compute(self, p);
-        self.cells[i] |= known | if v { value } else { 0 };
-        v
-    }
-
-    fn solid(&mut self, p: Pos) -> bool {
-        self.flags(p) & SOLID != 0
-    }
-
-    /// Something to stand on (a real solid block, not the edge of the search box).
-    fn floor(&mut self, p: Pos) -> bool {
-        self.flags(p) & (SOLID | OUTSIDE) == SOLID
-    }
-
-    fn liquid(&mut self, p: Pos) -> bool {
-        self.flags(p) & LIQUID != 0
-    }
-
-    fn room(&mut self, feet: Pos) -> bool {
-        self.derived(feet, ROOM_KNOWN, ROOM, |g, p| !g.solid(p) && !g.solid(p.up(1)))
-    }
-
-    fn standable(&mut self, feet: Pos) -> bool {
-        self.derived(feet, STAND_KNOWN, STAND, |g, p| g.floor(p.down(1)) || g.liquid(p))
-    }
-}
 
 /// A search node: feet position, and whether it stands on a block the plan will place
 /// (a pillar) rather than on one that exists already.

@@ -1,0 +1,212 @@
+//! [`LivePlugin`]: our systems inside azalea's game loop. Every game tick they carry out the
+//! agent's [`Command`]s in order, then send a [`Snapshot`] of what the client sees; every frame
+//! they pass on chat and the server's block updates, checking our own predicted blocks against
+//! them. Nothing here blocks the game loop: commands arrive on a channel read without waiting,
+//! and events leave on an unbounded channel.
+
+use super::actions::{carry_out, feet};
+use super::convert::{block_pos, snapshot};
+use crate::live::blocks;
+use crate::live::bridge::{ClientEvent, Command, Seq};
+use crate::live::chat::Pacer;
+use crate::world::{Block, Pos};
+
+use azalea::app::{App, Plugin, Update};
+use azalea::block_update::{QueuedServerBlockUpdates, handle_block_update_event};
+use azalea::chat::handler::SendChatKindEvent;
+use azalea::chat::{ChatKind, ChatPacket, ChatReceivedEvent};
+use azalea::core::tick::GameTick;
+use azalea::ecs::prelude::{
+    Entity, IntoScheduleConfigs, MessageReader, Mut, Query, Res, ResMut, Resource, With,
+};
+use azalea::ecs::world::World as Ecs;
+use azalea::entity::{
+    HasClientLoaded, LocalEntity,
+};
+use azalea::join::ConnectionFailedEvent;
+use azalea::local_player::WorldHolder;
+use azalea::movement::send_position;
+use azalea::registry::builtin::ItemKind;
+// The `Resource` derive names `bevy_ecs`; azalea re-exports it as `ecs`.
+use azalea::ecs as bevy_ecs;
+use std::collections::{HashMap, VecDeque};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Mutex;
+
+/// The channels to the agent, as an ECS resource.
+#[derive(Resource)]
+pub(super) struct Link {
+    pub(super) commands: Mutex<Receiver<Command>>,
+    pub(super) events: Sender<ClientEvent>,
+    /// Failed connection attempts, for the connection manager.
+    pub(super) failed: tokio::sync::mpsc::UnboundedSender<String>,
+}
+
+/// A block the bot changed that the server has not confirmed yet.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Prediction {
+    pub(super) wanted: Block,
+    /// What the client's world held before.
+    pub(super) was: azalea::block::BlockState,
+    pub(super) tick: u64,
+}
+
+/// The plugin's own state between ticks.
+#[derive(Resource, Default)]
+pub(super) struct LiveState {
+    pub(super) tick: u64,
+    /// The last command carried out.
+    pub(super) applied: Seq,
+    /// In a world (a session's state below is reset when this turns true).
+    pub(super) loaded: bool,
+    /// What hotbar slot 0 holds, as far as this session set it, and whether it is selected.
+    pub(super) held: Option<ItemKind>,
+    pub(super) selected: bool,
+    pub(super) predictions: HashMap<Pos, Prediction>,
+    pub(super) says: VecDeque<String>,
+    pub(super) pacer: Pacer,
+}
+
+/// Predictions the server has not answered within this many ticks are taken back: the server
+/// dropped the change without a word (vanilla always answers, some servers do not).
+pub(super) const PREDICTION_TICKS: u64 = 60;
+
+pub(super) struct LivePlugin;
+
+impl Plugin for LivePlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<LiveState>()
+            .add_systems(Update, capture_world.before(handle_block_update_event))
+            .add_systems(Update, forward_failures.after(azalea::join::poll_create_connection_task))
+            .add_systems(
+                GameTick,
+                // Exclusive: it runs alone, so its order against the other tick systems cannot
+                // matter beyond coming after the position is sent.
+                carry_out_commands.after(send_position).ambiguous_with_all(),
+            );
+    }
+}
+
+/// Chat and the server's block updates, before azalea applies the updates (so the block they
+/// replace is still there to report).
+pub(super) fn capture_world(
+    query: Query<(&QueuedServerBlockUpdates, &WorldHolder), With<LocalEntity>>,
+    mut chats: MessageReader<ChatReceivedEvent>,
+    link: Option<Res<Link>>,
+    mut state: ResMut<LiveState>,
+) {
+    let Some(link) = link else { return };
+    for (queued, holder) in &query {
+        if queued.list.is_empty() {
+            continue;
+        }
+        let world = holder.shared.read();
+        let mut seen: HashMap<Pos, Block> = HashMap::new();
+        for (pos, new_state) in &queued.list {
+            let p = Pos::new(pos.x, pos.y, pos.z);
+            let after = blocks::block_of(*new_state);
+            let before = seen.get(&p).copied().or_else(|| world.get_block_state(*pos).map(blocks::block_of));
+            seen.insert(p, after);
+            if let Some(pred) = state.predictions.remove(&p)
+                && pred.wanted != after
+            {
+                let _ = link.events.send(ClientEvent::Refused { pos: p, wanted: pred.wanted, got: after });
+            }
+            if let Some(before) = before
+                && before != after
+            {
+                let _ = link.events.send(ClientEvent::BlockChanged { pos: p, before, after });
+            }
+        }
+    }
+    for ev in chats.read() {
+        let (from, text) = match &ev.packet {
+            ChatPacket::System(p) if p.overlay => continue,
+            ChatPacket::System(p) => (None, p.content.to_string()),
+            other => other.split_sender_and_content(),
+        };
+        let _ = link.events.send(ClientEvent::Chat { from, text });
+    }
+}
+
+/// Failed connection attempts, to the connection manager.
+pub(super) fn forward_failures(mut failures: MessageReader<ConnectionFailedEvent>, link: Option<Res<Link>>) {
+    let Some(link) = link else { return };
+    for f in failures.read() {
+        let _ = link.failed.send(f.error.to_string());
+    }
+}
+
+/// The agent's commands for this tick, in order, then the tick's snapshot.
+pub(super) fn carry_out_commands(world: &mut Ecs) {
+    let Some(link) = world.get_resource::<Link>() else { return };
+    let incoming: Vec<Command> = match link.commands.lock() {
+        Ok(rx) => rx.try_iter().collect(),
+        Err(_) => Vec::new(),
+    };
+    let events = link.events.clone();
+    let me = {
+        let mut q = world.query_filtered::<Entity, (With<LocalEntity>, With<HasClientLoaded>)>();
+        q.iter(world).next()
+    };
+    world.resource_scope(|world, mut state: Mut<LiveState>| {
+        state.tick += 1;
+        let last = incoming.iter().filter_map(Command::seq).max().unwrap_or(0);
+        state.applied = state.applied.max(last);
+        let Some(me) = me else {
+            // Not in a world: nothing asked for can happen. The agent does not act while
+            // disconnected, and re-plans from what it sees after rejoining.
+            state.loaded = false;
+            state.says.clear();
+            state.predictions.clear();
+            return;
+        };
+        if !state.loaded {
+            state.loaded = true;
+            state.held = None;
+            state.selected = false;
+            state.predictions.clear();
+        }
+        for cmd in incoming {
+            tracing::trace!(tick = state.tick, feet = ?feet(world, me), ?cmd, "carrying out");
+            carry_out(world, me, &mut state, cmd);
+        }
+        state.pacer.tick();
+        while !state.says.is_empty() && state.pacer.try_send() {
+            if let Some(line) = state.says.pop_front() {
+                world.write_message(SendChatKindEvent { entity: me, content: line, kind: ChatKind::Message });
+            }
+        }
+        let tick = state.tick;
+        let expired: Vec<(Pos, Prediction)> = state
+            .predictions
+            .iter()
+            .filter(|(_, p)| tick.saturating_sub(p.tick) >= PREDICTION_TICKS)
+            .map(|(k, p)| (*k, *p))
+            .collect();
+        for (pos, p) in expired {
+            state.predictions.remove(&pos);
+            take_back(world, me, &events, pos, p);
+        }
+        let snapshot = snapshot(world, me, state.applied);
+        let _ = events.send(ClientEvent::Snapshot(snapshot));
+    });
+}
+
+/// The server never answered a change: put back what the client's world held before (if the
+/// prediction is still what it shows) and report it, so the bot sees the change did not happen.
+pub(super) fn take_back(world: &mut Ecs, me: Entity, events: &Sender<ClientEvent>, pos: Pos, p: Prediction) {
+    tracing::debug!(%pos, wanted = p.wanted.name(), "the server never answered a block change; taking it back");
+    let Some(holder) = world.get::<WorldHolder>(me) else { return };
+    let shared = holder.shared.read();
+    let Some(now) = shared.get_block_state(block_pos(pos)) else { return };
+    if blocks::block_of(now) != p.wanted {
+        return; // something newer (a chunk sent again) already shows the truth
+    }
+    shared.set_block_state(block_pos(pos), p.was);
+    let before = p.wanted;
+    let after = blocks::block_of(p.was);
+    if before != after {
+        let _ = events.send(ClientEvent::BlockChanged { pos, before, after });
+    }
+}

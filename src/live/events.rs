@@ -1,0 +1,88 @@
+//! What the client reports, taken in by the live world: joining, snapshots, chat, the server's
+//! block changes and refusals, and news of the connection.
+
+use super::bridge::ClientEvent;
+use super::state::Joined;
+use super::{LiveWorld, Line, Notice, chat};
+use crate::world::{Actor, BlockChange, ChatMessage, World};
+use std::time::Instant;
+
+impl LiveWorld {
+    /// One event from the client, into the world's state (and a notice for the driver if it is
+    /// news).
+    pub(super) fn take_event(&mut self, ev: ClientEvent, notices: &mut Vec<Notice>) {
+        match ev {
+            ClientEvent::Joined { name, after, view, attempt } => {
+                self.seen.height = view.height_range();
+                self.seen.view = Some(view);
+                self.connection.joined = Some(Joined { name, login: after, at: Instant::now(), attempt });
+                self.connection.ready = false;
+                self.seen.has_snapshot = false;
+                self.predicted.clear();
+            }
+            ClientEvent::WorldChanged { view } => {
+                self.seen.height = view.height_range();
+                self.seen.view = Some(view);
+                self.predicted.pending.clear();
+            }
+            ClientEvent::Snapshot(s) => {
+                let applied = s.applied;
+                self.seen.snapshot = s;
+                self.seen.has_snapshot = true;
+                self.predicted.settle(applied);
+                if !self.seen.snapshot.creative && self.connection.ready && !self.connection.warned_creative {
+                    self.connection.warned_creative = true;
+                    notices.push(Notice::NotCreative);
+                }
+            }
+            ClientEvent::Chat { from, text } => self.hear(from, text),
+            ClientEvent::BlockChanged { pos, before, after } => {
+                self.log.changes.push(BlockChange { tick: self.tick, pos, before, after, by: Actor::World });
+            }
+            ClientEvent::Refused { pos, wanted, got } => {
+                tracing::info!(%pos, wanted = wanted.name(), got = got.name(), "the server refused a block change");
+                self.refusals.note(self.tick, pos);
+                notices.push(Notice::Refused { pos, wanted, got });
+            }
+            ClientEvent::Disconnected { reason } => {
+                self.connection.ready = false;
+                self.connection.joined = None;
+                notices.push(Notice::Disconnected { reason });
+            }
+            ClientEvent::Reconnecting { attempt, of, delay } => {
+                notices.push(Notice::Reconnecting { attempt, of, delay })
+            }
+            ClientEvent::GaveUp { reason } => {
+                self.connection.ready = false;
+                self.connection.joined = None;
+                self.connection.gave_up = true;
+                notices.push(Notice::GaveUp { reason });
+            }
+        }
+    }
+
+    /// A chat line from the server: find the speaker, drop our own lines, and let only allowed
+    /// players through.
+    fn hear(&mut self, from: Option<String>, text: String) {
+        let (speaker, text) = match from {
+            Some(name) if !name.is_empty() => (name, text),
+            _ => match chat::parse_system(&text) {
+                Some(pair) => pair,
+                None => {
+                    tracing::debug!("server message: {text}");
+                    return;
+                }
+            },
+        };
+        if speaker.eq_ignore_ascii_case(&self.name) {
+            return;
+        }
+        let allowed = self.access.allows(&speaker);
+        self.log.transcript.push(Line { speaker: speaker.clone(), text: text.clone(), refused: !allowed });
+        if allowed {
+            self.log.chats.push(ChatMessage { tick: self.tick, speaker, text });
+        } else if let Some(line) = self.access.refusal(&speaker, self.tick) {
+            self.say(&line);
+        }
+    }
+}

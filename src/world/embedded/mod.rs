@@ -1,0 +1,358 @@
+//! The embedded voxel world: a deterministic, in-process stand-in for a Minecraft server.
+//!
+//! Tests, scenarios and the `play` REPL drive it tick by tick, so every run is reproducible.
+//! Storage is sparse: terrain comes from a [`Preset`] on demand, and only 16×16×16 sections that
+//! somebody edited are kept, as 2-byte block handles. A build of a few hundred thousand blocks
+//! takes a few megabytes. Every edit goes through [`EmbeddedWorld::set_block_by`], which appends
+//! to the change record that perception and undo read.
+//!
+//! The actions follow [`super::rules`], the rules the live world and the planner use too: blocks
+//! are placed against a neighbouring block and within reach of the eyes, nobody can place a block
+//! inside a body, bedrock cannot be broken, and the agent walks (one block up at a time, falling
+//! when unsupported, swimming in water).
+
+mod preset;
+mod sections;
+#[cfg(test)]
+mod tests;
+
+pub use preset::Preset;
+/// Re-exported for code that names them here; their home is [`crate::world::rules`].
+pub use super::rules::{ITEM_KINDS, MOB_KINDS};
+
+use super::rules;
+use super::types::normalize_yaw;
+use super::*;
+use rustc_hash::FxHashMap;
+use sections::{SECTION, Section, SectionKey, block_from_index, section_key};
+use serde::{Deserialize, Serialize};
+
+
+/// A player in the embedded world (the REPL's user, or a scenario's).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Player {
+    pub name: String,
+    pub pos: Vec3,
+    pub look: Look,
+    /// Items the agent handed over (creative: nothing else fills it).
+    pub inventory: Vec<(String, u32)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mob {
+    pub id: u64,
+    pub kind: String,
+    pub pos: Vec3,
+}
+
+/// A line of chat as the world heard it (players and the agent alike).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatLine {
+    pub tick: u64,
+    pub speaker: String,
+    pub text: String,
+    pub from_agent: bool,
+}
+
+/// The whole world state. Cloning it is a snapshot (scenarios compare snapshots).
+#[derive(Clone, Serialize, Deserialize)]
+pub struct EmbeddedWorld {
+    preset: Preset,
+    seed: u64,
+    tick: u64,
+    #[serde(with = "sections::saved")]
+    sections: FxHashMap<SectionKey, Section>,
+    agent_name: String,
+    agent_pos: Pos,
+    agent_look: Look,
+    players: Vec<Player>,
+    mobs: Vec<Mob>,
+    next_mob_id: u64,
+    chat: Vec<ChatLine>,
+    /// Index into `chat` of the first line the agent has not taken yet.
+    chat_cursor: usize,
+    changes: Vec<BlockChange>,
+}
+
+impl EmbeddedWorld {
+    /// A world of the given preset with the agent standing at `agent_pos`.
+    pub fn new(preset: Preset, agent_name: &str, agent_pos: Pos) -> Self {
+        EmbeddedWorld {
+            preset,
+            seed: 0,
+            tick: 0,
+            sections: FxHashMap::default(),
+            agent_name: agent_name.to_string(),
+            agent_pos,
+            agent_look: Look::default(),
+            players: Vec::new(),
+            mobs: Vec::new(),
+            next_mob_id: 1,
+            chat: Vec::new(),
+            chat_cursor: 0,
+            changes: Vec::new(),
+        }
+    }
+
+    /// A flat world with the agent on the grass at the origin.
+    pub fn flat() -> Self {
+        EmbeddedWorld::new(Preset::Flat, "craftmate", Pos::new(0, 5, 0))
+    }
+
+    pub fn preset(&self) -> Preset {
+        self.preset
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    // ---------- blocks ----------
+
+    /// Set a block as `by` did it, recording the change. Returns the block that was there.
+    /// No rules apply: this is how players, scenario set-up and `/setblock` edit the world.
+    pub fn set_block_by(&mut self, p: Pos, block: Block, by: Actor) -> Block {
+        let before = self.block_at(p);
+        if before == block {
+            return before;
+        }
+        let preset = self.preset;
+        let (key, i) = section_key(p);
+        let section = self.sections.entry(key).or_insert_with(|| Section::from_preset(key, preset));
+        section.blocks[i] = block.index();
+        self.changes.push(BlockChange { tick: self.tick, pos: p, before, after: block, by });
+        before
+    }
+
+    /// Fill an inclusive box with one block as `by`; returns how many blocks changed.
+    pub fn fill_by(&mut self, bbox: BBox, block: Block, by: Actor) -> usize {
+        bbox.iter().filter(|&p| self.set_block_by(p, block, by.clone()) != block).count()
+    }
+
+    /// The terrain the preset puts at `p` (what "placed" is measured against).
+    pub fn terrain_at(&self, p: Pos) -> Block {
+        self.preset.block_at(p)
+    }
+
+    /// Is `p` different from the preset terrain and not air (a block somebody placed)?
+    pub fn is_placed(&self, p: Pos) -> bool {
+        let b = self.block_at(p);
+        !b.is_air() && b != self.terrain_at(p)
+    }
+
+    /// Number of edited sections kept in memory (for benchmarks and the memory figure).
+    pub fn stored_sections(&self) -> usize {
+        self.sections.len()
+    }
+
+    /// Do two worlds have the same blocks everywhere? (Scenarios' `unchanged` check.)
+    /// Only edited sections can differ, so only those are compared.
+    pub fn same_blocks(&self, other: &EmbeddedWorld) -> Option<(Pos, Block, Block)> {
+        let keys = self.sections.keys().chain(other.sections.keys());
+        for &key in keys {
+            let origin = Pos::new(key.0 * SECTION, key.1 * SECTION, key.2 * SECTION);
+            let bbox = BBox::new(origin, origin + Pos::new(SECTION - 1, SECTION - 1, SECTION - 1));
+            if self.sections.get(&key) == other.sections.get(&key) {
+                continue;
+            }
+            for p in bbox.iter() {
+                let (a, b) = (other.block_at(p), self.block_at(p));
+                if a != b {
+                    return Some((p, a, b));
+                }
+            }
+        }
+        None
+    }
+
+    // ---------- players, mobs, chat ----------
+
+    /// Add a player (or move an existing one there).
+    pub fn add_player(&mut self, name: &str, pos: Vec3, look: Look) {
+        match self.players.iter_mut().find(|p| p.name == name) {
+            Some(p) => {
+                p.pos = pos;
+                p.look = look;
+            }
+            None => self.players.push(Player { name: name.to_string(), pos, look, inventory: Vec::new() }),
+        }
+    }
+
+    pub fn player(&self, name: &str) -> Option<&Player> {
+        self.players.iter().find(|p| p.name == name)
+    }
+
+    pub fn player_mut(&mut self, name: &str) -> Option<&mut Player> {
+        self.players.iter_mut().find(|p| p.name == name)
+    }
+
+    /// Mobs as stored (with ids).
+    pub fn mob_list(&self) -> &[Mob] {
+        &self.mobs
+    }
+
+    /// A player speaks: the agent will see it on its next `take_chats`.
+    pub fn player_says(&mut self, name: &str, text: &str) {
+        self.chat.push(ChatLine { tick: self.tick, speaker: name.to_string(), text: text.to_string(), from_agent: false });
+    }
+
+    /// The whole chat log, oldest first.
+    pub fn chat_log(&self) -> &[ChatLine] {
+        &self.chat
+    }
+
+    /// Teleport the agent (set-up and REPL only; tasks move with `step_to`).
+    pub fn set_agent_pos(&mut self, p: Pos) {
+        self.agent_pos = p;
+    }
+
+    // ---------- time ----------
+
+    /// Advance one tick: time moves on and unsupported bodies fall one block.
+    pub fn advance(&mut self) {
+        self.tick += 1;
+        let p = self.agent_pos;
+        if !self.supported(p) && p.y > rules::MIN_Y {
+            self.agent_pos = p.down(1);
+        }
+        for i in 0..self.mobs.len() {
+            let at = self.mobs[i].pos.block();
+            if !self.supported(at) && at.y > rules::MIN_Y {
+                self.mobs[i].pos.y -= 1.0;
+            }
+        }
+    }
+
+    /// Does a body with feet at `p` stand on something (or float in a liquid)?
+    pub fn supported(&self, p: Pos) -> bool {
+        rules::supported(p, |q| self.block_at(q))
+    }
+
+    /// Feet blocks of the players' bodies (the agent's is checked on its own).
+    fn bodies(&self) -> Vec<Pos> {
+        self.players.iter().map(|pl| pl.pos.block()).collect()
+    }
+}
+
+impl World for EmbeddedWorld {
+    fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    fn block_at(&self, p: Pos) -> Block {
+        let (key, i) = section_key(p);
+        match self.sections.get(&key) {
+            Some(s) => block_from_index(s.blocks[i]),
+            None => self.preset.block_at(p),
+        }
+    }
+
+    fn blocks_in(&self, bbox: BBox) -> Vec<(Pos, Block)> {
+        let mut out = Vec::new();
+        for p in bbox.iter() {
+            let b = self.block_at(p);
+            if !b.is_air() {
+                out.push((p, b));
+            }
+        }
+        out
+    }
+
+    fn players(&self) -> Vec<PlayerInfo> {
+        self.players.iter().map(|p| PlayerInfo { name: p.name.clone(), pos: p.pos, look: p.look }).collect()
+    }
+
+    fn mobs(&self) -> Vec<MobInfo> {
+        self.mobs.iter().map(|m| MobInfo { id: m.id, kind: m.kind.clone(), pos: m.pos }).collect()
+    }
+
+    fn agent_name(&self) -> &str {
+        &self.agent_name
+    }
+
+    fn agent_pos(&self) -> Pos {
+        self.agent_pos
+    }
+
+    fn agent_look(&self) -> Look {
+        self.agent_look
+    }
+
+    fn take_chats(&mut self) -> Vec<ChatMessage> {
+        let new = self.chat[self.chat_cursor..]
+            .iter()
+            .filter(|l| !l.from_agent)
+            .map(|l| ChatMessage { tick: l.tick, speaker: l.speaker.clone(), text: l.text.clone() })
+            .collect();
+        self.chat_cursor = self.chat.len();
+        new
+    }
+
+    fn changes_since(&self, cursor: usize) -> (Vec<BlockChange>, usize) {
+        let from = cursor.min(self.changes.len());
+        (self.changes[from..].to_vec(), self.changes.len())
+    }
+
+    fn step_to(&mut self, to: Pos) -> Result<(), ActionError> {
+        rules::check_step(self.agent_pos, to, rules::HEIGHT, |p| self.block_at(p))?;
+        self.agent_pos = to;
+        Ok(())
+    }
+
+    fn place_block(&mut self, p: Pos, block: Block) -> Result<(), ActionError> {
+        rules::check_place(p, block, self.agent_pos, &self.bodies(), rules::HEIGHT, |q| self.block_at(q))?;
+        self.set_block_by(p, block, Actor::Agent);
+        Ok(())
+    }
+
+    fn break_block(&mut self, p: Pos) -> Result<(), ActionError> {
+        rules::check_break(p, self.agent_pos, rules::HEIGHT, |q| self.block_at(q))?;
+        self.set_block_by(p, Block::AIR, Actor::Agent);
+        Ok(())
+    }
+
+    fn set_look(&mut self, look: Look) {
+        self.agent_look = Look::new(normalize_yaw(look.yaw), look.pitch);
+    }
+
+    fn spawn_mob(&mut self, kind: &str, p: Vec3) -> Result<(), ActionError> {
+        let kind = rules::normalize_id(kind);
+        if !rules::is_mob(&kind) {
+            return Err(ActionError::UnknownMob(kind));
+        }
+        let at = p.block();
+        if !rules::in_height(at.y, rules::HEIGHT) {
+            return Err(ActionError::OutOfWorld(at));
+        }
+        if self.block_at(at).is_solid() {
+            return Err(ActionError::Blocked(at));
+        }
+        self.mobs.push(Mob { id: self.next_mob_id, kind, pos: p });
+        self.next_mob_id += 1;
+        Ok(())
+    }
+
+    fn give_item(&mut self, player: &str, item: &str, count: u32) -> Result<(), ActionError> {
+        let item = rules::normalize_id(item);
+        let item = item.strip_prefix("minecraft:").unwrap_or(&item).to_string();
+        if !rules::is_item(&item) {
+            return Err(ActionError::UnknownItem(item));
+        }
+        let p = self.player_mut(player).ok_or_else(|| ActionError::UnknownPlayer(player.to_string()))?;
+        match p.inventory.iter_mut().find(|(i, _)| *i == item) {
+            Some((_, n)) => *n += count,
+            None => p.inventory.push((item, count)),
+        }
+        Ok(())
+    }
+
+    fn say(&mut self, text: &str) {
+        let speaker = self.agent_name.clone();
+        self.chat.push(ChatLine { tick: self.tick, speaker, text: text.to_string(), from_agent: true });
+    }
+}
+
