@@ -36,6 +36,7 @@ mod tests;
 use crate::world::{
     ActionError, Actor, BBox, Block, BlockChange, ChatMessage, Look, MobInfo, PlayerInfo, Pos, Vec3, World,
 };
+use crate::safety::gate::{self, Admission, Admitted};
 use access::Access;
 use blocks::BlockView;
 use bridge::{ClientEvent, Command, Seq, Snapshot};
@@ -398,12 +399,12 @@ impl LiveWorld {
         if speaker.eq_ignore_ascii_case(&self.name) {
             return;
         }
-        let allowed = self.access.allows(&speaker);
-        self.transcript.push(Line { speaker: speaker.clone(), text: text.clone(), refused: !allowed });
-        if allowed {
-            self.chats.push(ChatMessage { tick: self.tick, speaker, text });
-        } else if let Some(line) = self.access.refusal(&speaker, self.tick) {
-            self.say(&line);
+        let admitted = gate::admit(&mut self.access, &speaker, self.tick);
+        self.transcript.push(Line { speaker: speaker.clone(), text: text.clone(), refused: admitted != Admitted::Yes });
+        match admitted {
+            Admitted::Yes => self.chats.push(ChatMessage { tick: self.tick, speaker, text }),
+            Admitted::No(Some(line)) => self.say(&line),
+            Admitted::No(None) => {}
         }
     }
 
@@ -629,5 +630,15 @@ impl World for LiveWorld {
             self.transcript.push(Line { speaker: self.name.clone(), text: line.clone(), refused: false });
             let _ = self.commands.send(Command::Say(line));
         }
+    }
+}
+
+/// The allow-list is the chat gate's answer to who may command the bot.
+impl Admission for Access {
+    fn allows(&self, speaker: &str) -> bool {
+        Access::allows(self, speaker)
+    }
+    fn refusal(&mut self, speaker: &str, tick: u64) -> Option<String> {
+        Access::refusal(self, speaker, tick)
     }
 }
