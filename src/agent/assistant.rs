@@ -1,9 +1,9 @@
 //! The assistant: craftmate's tick loop, wiring the boxes of the design together.
 //!
 //! Each tick: perception turns world changes into memory; new chat goes through the dialogue
-//! manager (its chat gate first; it may push tasks); the task on top of the stack takes one step; what the tasks
-//! report (done, failed, a remark) is said in chat and written to memory, so the bot can answer
-//! "what are you doing?" — also after a restart, when memory is a file.
+//! manager (its chat gate first; it may push tasks); the task on top of the stack takes one
+//! step; what the tasks report (done, failed, a remark) is said in chat and written to memory,
+//! so the bot can answer "what are you doing?" — also after a restart, when memory is a file.
 
 use super::Bot;
 use crate::dialogue::context::Context;
