@@ -1,11 +1,13 @@
 //! craftmate: an offline Minecraft assistant.
 //!
-//! The crate mirrors the flow in `DESIGN.md`, one module per box:
-//! chat → parser → [`logical_form`] → [`dialogue`] → [`interpreter`] → [`tasks`] → [`world`],
-//! with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple store) and
-//! [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers chit-chat with a
-//! local language model, safely. [`live`] is the World over a real server (azalea).
-//! Only the [`world`] implementations know whether Minecraft is real.
+//! The design — the flow, the two contracts (the logical form and the World trait), the modules
+//! and the dialogue as it is — is in `docs/DESIGN.md` at the repository root. The crate mirrors
+//! that flow, one module per box: chat → [`agent`] (the tick loop) → [`dialogue`] (after the
+//! chat gate in [`safety`]) → [`parser`] → [`logical_form`] → [`interpreter`] → [`tasks`] →
+//! [`world`], with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple
+//! store) and [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers
+//! chit-chat with a local language model, safely. [`live`] is the World over a real server
+//! (azalea). Only the [`world`] implementations know whether Minecraft is real.
 
 pub mod agent;
 pub mod bench;
@@ -18,6 +20,7 @@ pub mod memory;
 pub mod parser;
 pub mod perception;
 pub mod play;
+pub mod safety;
 pub mod scenario;
 pub mod schematics;
 pub mod tasks;

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use craftmate::dialogue::disallowed::Disallowed;
+use craftmate::safety::disallowed::Disallowed;
 use craftmate::llm::{
     self, Chat, FALLBACK_DISALLOWED, FALLBACK_ERROR, FALLBACK_SLOW, GgufChat, GgufOptions, Grounding, LlmConfig,
     MAX_REPLY_CHARS, OpenAiChat, OpenAiOptions, Outcome,

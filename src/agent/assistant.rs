@@ -1,11 +1,12 @@
 //! The assistant: craftmate's tick loop, wiring the boxes of the design together.
 //!
 //! Each tick: perception turns world changes into memory; new chat goes through the dialogue
-//! manager (which may push tasks); the task on top of the stack takes one step; what the tasks
-//! report (done, failed, a remark) is said in chat and written to memory, so the bot can answer
-//! "what are you doing?" — also after a restart, when memory is a file.
+//! manager (its chat gate first; it may push tasks); the task on top of the stack takes one
+//! step; what the tasks report (done, failed, a remark) is said in chat and written to memory,
+//! so the bot can answer "what are you doing?" — also after a restart, when memory is a file.
 
 use super::Bot;
+use crate::dialogue::context::Context;
 use crate::dialogue::manager::DialogueManager;
 use crate::interpreter::describe;
 use crate::logical_form::LogicalForm;
@@ -97,7 +98,8 @@ impl Bot for Assistant {
             tracing::warn!("could not store chat: {e}");
         }
         for chat in chats {
-            let replies = self.dialogue.handle(&chat.speaker, &chat.text, world, &mut self.memory, &mut self.tasks);
+            let mut cx = Context::new(&chat.speaker, world, &mut self.memory, &mut self.tasks);
+            let replies = self.dialogue.handle(&mut cx, &chat.text);
             for r in replies {
                 Self::say(world, &r);
             }

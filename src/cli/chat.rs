@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use craftmate::dialogue::disallowed::Disallowed;
+use craftmate::safety::disallowed::Disallowed;
 use craftmate::llm::{self, BackendKind, Grounding, LlmConfig, Outcome};
 
 #[derive(clap::Args)]

@@ -70,7 +70,7 @@ pub fn run(
 fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     for line in std::io::stdin().lock().lines() {
         let line = line?;
-        let is_chat = !line.trim().is_empty() && !line.trim_start().starts_with('/');
+        let is_chat = !craftmate::safety::gate::is_blank(&line) && !line.trim_start().starts_with('/');
         let (flow, lines) = session.input(&line);
         for l in lines {
             writeln!(out, "{l}")?;

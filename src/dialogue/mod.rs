@@ -1,9 +1,12 @@
-//! The dialogue manager: every chat line goes through here. It filters disallowed words, gets a
-//! logical form (exact-match table first, then the parser), and routes it to a dialogue object;
-//! a dialogue stack keeps multi-turn exchanges (clarifying questions, yes/no confirmations).
+//! The dialogue: every chat line goes through the [`manager`]. After the chat gate
+//! ([`crate::safety::gate`]), it lets an open question take the line ([`waiting`], read by
+//! [`answers`]), gets a logical form (the [`exact`] table first, then the parser), and routes it
+//! by dialogue type; [`say`] holds the lines the bot says on its own. A line is handled in a
+//! [`context`]: who said it, the world, memory and the task stack.
 
-pub mod disallowed;
+pub mod answers;
+pub mod context;
 pub mod exact;
 pub mod manager;
-pub mod pending;
 pub mod say;
+pub mod waiting;

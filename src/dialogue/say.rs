@@ -46,8 +46,3 @@ pub fn chit_chat(text: &str) -> String {
     )
     .into()
 }
-
-/// When the chat has disallowed words.
-pub fn refusal(text: &str) -> String {
-    pick(&["Let's keep it friendly, please. I won't act on that.", "I'd rather not respond to that. Let's keep chat kind."], text).into()
-}

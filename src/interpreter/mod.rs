@@ -5,6 +5,7 @@ pub mod actions;
 pub mod context;
 pub mod describe;
 pub mod directions;
+pub mod execute;
 pub mod location;
 pub mod naming;
 pub mod problem;

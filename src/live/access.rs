@@ -87,6 +87,16 @@ impl Access {
     }
 }
 
+/// The allow-list is the chat gate's answer to who may command the bot.
+impl crate::safety::gate::Admission for Access {
+    fn allows(&self, speaker: &str) -> bool {
+        Access::allows(self, speaker)
+    }
+    fn refusal(&mut self, speaker: &str, tick: u64) -> Option<String> {
+        Access::refusal(self, speaker, tick)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 use super::bridge::ClientEvent;
 use super::state::Joined;
 use super::{LiveWorld, Line, Notice, chat};
+use crate::safety::gate::{self, Admitted};
 use crate::world::{Actor, BlockChange, ChatMessage, World};
 use std::time::Instant;
 
@@ -77,12 +78,12 @@ impl LiveWorld {
         if speaker.eq_ignore_ascii_case(&self.name) {
             return;
         }
-        let allowed = self.access.allows(&speaker);
-        self.log.transcript.push(Line { speaker: speaker.clone(), text: text.clone(), refused: !allowed });
-        if allowed {
-            self.log.chats.push(ChatMessage { tick: self.tick, speaker, text });
-        } else if let Some(line) = self.access.refusal(&speaker, self.tick) {
-            self.say(&line);
+        let admitted = gate::admit(&mut self.access, &speaker, self.tick);
+        self.log.transcript.push(Line { speaker: speaker.clone(), text: text.clone(), refused: admitted != Admitted::Yes });
+        match admitted {
+            Admitted::Yes => self.log.chats.push(ChatMessage { tick: self.tick, speaker, text }),
+            Admitted::No(Some(line)) => self.say(&line),
+            Admitted::No(None) => {}
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The optional language model: friendly answers to chat that is not a command, fully offline.
 //!
 //! When the parser marks chat as NOOP (or is unsure), the dialogue manager may ask a language model
-//! for a companion-style answer instead of a canned line ([`crate::dialogue::say::chit_chat`]).
+//! for a companion-style answer instead of one of its canned lines. This module sits below the
+//! dialogue: it knows nothing of it, and takes the disallowed-words list from [`crate::safety`].
 //! Everything here is built so that the model can never do harm:
 //! - its output is **plain chat only**, never executed: [`sanitize`] strips control characters and
 //!   Minecraft formatting codes (`§c`), removes leading slashes (so a reply cannot be a server
@@ -35,7 +36,7 @@
 //!         // or, never blocking the tick: pending = llm::spawn_reply(chat.clone(), ...); each tick
 //!         // `if let Some(line) = pending.poll() { say(line) }`
 //!     else:
-//!         say(dialogue::say::chit_chat(text))
+//!         say(a canned line)   // the dialogue's own, without a model
 //! ```
 //!
 //! Map of the files: [`config`], [`openai`], [`gguf`], [`gguf_tokenizer`], [`prompt`] (grounding

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::prompt::{Grounding, messages_for};
 use super::sanitize::{Rejected, sanitize_for};
 use super::{Chat, ChatRequest, Completion, LlmError};
-use crate::dialogue::disallowed::Disallowed;
+use crate::safety::disallowed::Disallowed;
 
 /// Said when the model did not answer in time.
 pub const FALLBACK_SLOW: &str = "Sorry, I'm thinking too slowly right now.";

@@ -12,7 +12,7 @@
 //!    reasonably close to the cap, else at a word boundary with `...`;
 //! 6. if the text (before or after the cap) contains a disallowed word, there is no reply.
 
-use crate::dialogue::disallowed::Disallowed;
+use crate::safety::disallowed::Disallowed;
 
 /// The longest reply the bot says, in characters (Minecraft's chat line limit is 256).
 pub const MAX_REPLY_CHARS: usize = 240;

@@ -10,6 +10,7 @@ pub mod commands;
 pub mod map;
 
 use crate::agent::Bot;
+use crate::safety::gate;
 use crate::world::embedded::{EmbeddedWorld, Preset};
 use crate::world::{Look, Pos, Vec3, World};
 use commands::Command;
@@ -55,11 +56,12 @@ impl Session {
         ]
     }
 
-    /// Handle one typed line. Chat goes to the bot; commands run at once. Output lines are
-    /// returned (the bot's replies appear through [`Session::tick`]).
+    /// Handle one typed line. Chat goes to the bot, whose dialogue passes it through the chat
+    /// gate ([`gate`]); commands run at once; a blank line is nothing. Output lines are returned
+    /// (the bot's replies appear through [`Session::tick`]).
     pub fn input(&mut self, line: &str) -> (Flow, Vec<String>) {
         let line = line.trim_end_matches(['\r', '\n']);
-        if line.trim().is_empty() {
+        if gate::is_blank(line) {
             return (Flow::Continue, Vec::new());
         }
         if line.trim_start().starts_with('/') {

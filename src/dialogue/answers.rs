@@ -1,28 +1,12 @@
-//! The dialogue stack's entries: questions the bot asked and is waiting on. Each belongs to one
-//! player, so another player's chat never answers it, and each expires politely.
+//! How a player's line reads as the answer to a question the bot asked: yes or no, and which of
+//! the offered choices it names — by its words, by order, by a name the player gave it, or by
+//! looking at it. The question state machine ([`super::waiting`]) decides what the answer does.
 
-use crate::interpreter::actions::Plan;
+use crate::interpreter::context::Turn;
 use crate::interpreter::problem::Choice;
-use crate::logical_form::LogicalForm;
-
-/// How long the bot waits for an answer (30 seconds of game time).
-pub const ANSWER_TICKS: u64 = 600;
-
-pub enum Waiting {
-    /// "Which one: …?" — the answer picks a choice and the command runs again with it.
-    Which { chat: String, lf: LogicalForm, choices: Vec<Choice> },
-    /// "Are you sure? (yes/no)" — yes carries out the plans.
-    Confirm { chat: String, lf: LogicalForm, plans: Vec<Plan> },
-    /// "Did you mean: …? (yes/no)" about an unsure parse — yes carries out the plans; any other
-    /// line is taken as a new one.
-    Guess { chat: String, lf: LogicalForm, plans: Vec<Plan> },
-}
-
-pub struct Pending {
-    pub speaker: String,
-    pub asked_tick: u64,
-    pub waiting: Waiting,
-}
+use crate::logical_form::tokenize;
+use crate::memory::Memory;
+use crate::world::World;
 
 const YES: &[&str] = &["yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "confirm", "certainly", "absolutely", "please", "correct", "do"];
 const NO: &[&str] = &["no", "n", "nope", "nah", "cancel", "don't", "do n't", "never", "stop", "wait", "abort"];
@@ -65,6 +49,43 @@ pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
         return Some(choices.len() - 1);
     }
     None
+}
+
+/// "The castle", "my house": the choice whose given names or tags the answer uses, when the
+/// labels (colour and shape) cannot tell them apart.
+pub fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Option<usize> {
+    use crate::memory::query::names::word_key;
+    const FILLER: &[&str] = &["the", "a", "an", "one", "that", "this", "it", "please", "i", "mean", "meant", "is", "'s"];
+    let keys: Vec<String> = words.iter().filter(|w| !FILLER.contains(&w.as_str())).map(|w| word_key(w)).collect();
+    if keys.is_empty() {
+        return None;
+    }
+    let scores: Vec<usize> = choices
+        .iter()
+        .map(|c| {
+            let told: Vec<String> = ["has_name", "has_tag"]
+                .iter()
+                .flat_map(|p| memory.values_of(c.id, p).unwrap_or_default())
+                .flat_map(|v| tokenize(&v))
+                .map(|w| word_key(&w))
+                .collect();
+            keys.iter().filter(|k| told.contains(k)).count()
+        })
+        .collect();
+    let best = *scores.iter().max()?;
+    (best > 0 && scores.iter().filter(|s| **s == best).count() == 1).then(|| scores.iter().position(|s| *s == best)).flatten()
+}
+
+/// "That one" / "this one": the choice the speaker is looking at, if any.
+pub fn looked_choice(speaker: &str, text: &str, choices: &[Choice], world: &dyn World, memory: &mut Memory) -> Option<usize> {
+    let words = tokenize(text);
+    let pointing = words.iter().any(|w| matches!(w.as_str(), "that" | "this" | "it" | "there" | "here"));
+    if !pointing || words.len() > 4 {
+        return None;
+    }
+    let turn = Turn::new(speaker, text, world, memory);
+    let id = turn.memory.object_at(turn.look_hit?.block).ok().flatten()?;
+    choices.iter().position(|c| c.id == id)
 }
 
 #[cfg(test)]

@@ -1,0 +1,275 @@
+//! The questions the bot asked and waits on, as one state machine.
+//!
+//! A player is either asked nothing or asked exactly one of three questions ([`Waiting`]):
+//! which one? / are you sure? / did you mean? Their next line moves the state ([`Asked::answer`]):
+//!
+//! - **which one?** — a choice (by its words, its order, a name it was given, or looking at it)
+//!   runs the command again with it; "no" drops it ("Okay, never mind."); a new command drops it
+//!   ("Okay, forget my question.") and runs; a question back is answered and the question stays
+//!   open; anything else asks again.
+//! - **are you sure?** — "yes" carries out the plans; "no" drops them ("Okay, I won't."); any
+//!   other line counts as no ("I'll take that as a no.") and is then taken on its own.
+//! - **did you mean?** — a short "yes" carries out the guessed plans; a short "no" asks for other
+//!   words; any other line (and "stop", which must still stop) is taken on its own.
+//!
+//! Questions belong to one player, so another player's line never answers them, and a question
+//! left unanswered for [`ANSWER_TICKS`] is dropped with a polite line ([`Questions::expire`]).
+//! The machine only decides; the dialogue manager acts on the [`Next`] step it returns.
+
+use super::answers::{choose, yes_no};
+use crate::interpreter::actions::Plan;
+use crate::interpreter::problem::Choice;
+use crate::logical_form::{DialogueType, LogicalForm};
+use crate::memory::MemoryId;
+
+/// How long the bot waits for an answer (30 seconds of game time).
+pub const ANSWER_TICKS: u64 = 600;
+
+/// The question, with the command it holds back.
+#[derive(Debug)]
+pub enum Waiting {
+    /// "Which one: …?" — the answer picks a choice and the command runs again with it.
+    Which { chat: String, lf: LogicalForm, choices: Vec<Choice> },
+    /// "Are you sure? (yes/no)" — yes carries out the plans.
+    Confirm { chat: String, lf: LogicalForm, plans: Vec<Plan> },
+    /// "Did you mean: …? (yes/no)" about an unsure parse — yes carries out the plans; any other
+    /// line is taken as a new one.
+    Guess { chat: String, lf: LogicalForm, plans: Vec<Plan> },
+}
+
+/// A question asked of one player at a tick.
+#[derive(Debug)]
+pub struct Asked {
+    pub speaker: String,
+    pub asked_tick: u64,
+    pub waiting: Waiting,
+}
+
+/// What the machine needs to know about a line beyond its words, asked only when needed (it
+/// may look at memory and the world, or run the parser).
+pub trait Reading {
+    /// The choice the line names by a given name or tag, or points at.
+    fn choice_in_world(&mut self, choices: &[Choice]) -> Option<usize>;
+    /// The line's dialogue type on its own, if it is understood at all.
+    fn dialogue_type(&mut self) -> Option<DialogueType>;
+}
+
+/// What the player's line does.
+#[derive(Debug)]
+pub enum Next {
+    /// Carry out the held-back plans; `confirmed` when the player said yes to "are you sure?".
+    Carry { chat: String, lf: LogicalForm, plans: Vec<Plan>, confirmed: bool },
+    /// Run the command again, preferring the chosen memory.
+    Retry { chat: String, lf: LogicalForm, prefer: MemoryId },
+    /// Say this; the line is used up.
+    Say(String),
+    /// The line is not an answer: handle it on its own, after saying `note` if any.
+    New { note: Option<&'static str> },
+}
+
+/// A step of the machine: what to do, and the question still open afterwards, if any.
+#[derive(Debug)]
+pub struct Step {
+    pub next: Next,
+    pub still: Option<Asked>,
+}
+
+impl Asked {
+    /// The transition for the asked player's line (`words`, tokenized) at tick `now`.
+    pub fn answer(self, words: &[String], line: &mut dyn Reading, now: u64) -> Step {
+        let done = |next| Step { next, still: None };
+        let Asked { speaker, asked_tick, waiting } = self;
+        match waiting {
+            Waiting::Confirm { chat, lf, plans } => match yes_no(words) {
+                Some(true) => done(Next::Carry { chat, lf, plans, confirmed: true }),
+                Some(false) => done(Next::Say("Okay, I won't.".into())),
+                None => done(Next::New { note: Some("I'll take that as a no.") }),
+            },
+            // Only a short answer counts ("yes", "no thanks"), and "stop" keeps its own meaning:
+            // it must still halt whatever is running.
+            Waiting::Guess { chat, lf, plans } => {
+                let short = words.len() <= 3 && words.first().is_some_and(|w| w != "stop");
+                match if short { yes_no(words) } else { None } {
+                    Some(true) => done(Next::Carry { chat, lf, plans, confirmed: false }),
+                    Some(false) => done(Next::Say("Sorry, I got that wrong. Could you say it another way?".into())),
+                    None => done(Next::New { note: None }),
+                }
+            }
+            Waiting::Which { chat, lf, choices } => {
+                if let Some(k) = choose(words, &choices).or_else(|| line.choice_in_world(&choices)) {
+                    return done(Next::Retry { chat, lf, prefer: choices[k].id });
+                }
+                if yes_no(words) == Some(false) {
+                    return done(Next::Say("Okay, never mind.".into()));
+                }
+                match line.dialogue_type() {
+                    Some(DialogueType::HumanGiveCommand) => done(Next::New { note: Some("Okay, forget my question.") }),
+                    // A question back ("what is that?", "what can you do?") is answered, and the
+                    // bot keeps waiting for the choice.
+                    Some(DialogueType::GetMemory | DialogueType::GetCapabilities | DialogueType::BotCapabilities) => {
+                        Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Which { chat, lf, choices } }) }
+                    }
+                    _ => {
+                        let labels: Vec<&str> = choices.iter().map(|c| c.label.as_str()).collect();
+                        let again = format!("Sorry, which one? {}", labels.join(" or "));
+                        Step { next: Next::Say(again), still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Which { chat, lf, choices } }) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every open question, at most one a player.
+#[derive(Debug, Default)]
+pub struct Questions {
+    open: Vec<Asked>,
+}
+
+impl Questions {
+    /// Ask `speaker` a question at tick `now`.
+    pub fn ask(&mut self, speaker: &str, now: u64, waiting: Waiting) {
+        self.reopen(Asked { speaker: speaker.to_string(), asked_tick: now, waiting });
+    }
+
+    /// Keep a question open (one the machine handed back in [`Step::still`]).
+    pub fn reopen(&mut self, asked: Asked) {
+        self.open.push(asked);
+    }
+
+    /// The question `speaker` was asked, taken out to be answered.
+    pub fn take(&mut self, speaker: &str) -> Option<Asked> {
+        let i = self.open.iter().position(|a| a.speaker == speaker)?;
+        Some(self.open.remove(i))
+    }
+
+    /// Is the bot waiting for an answer from anyone?
+    pub fn is_waiting(&self) -> bool {
+        !self.open.is_empty()
+    }
+
+    /// Questions left unanswered too long are dropped: a polite line for each.
+    pub fn expire(&mut self, now: u64) -> Vec<String> {
+        let (expired, kept): (Vec<Asked>, Vec<Asked>) = self.open.drain(..).partition(|a| now.saturating_sub(a.asked_tick) > ANSWER_TICKS);
+        self.open = kept;
+        expired.into_iter().map(|a| format!("{}, never mind my question; I'll leave it for now.", a.speaker)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::{tokenize, validate_json};
+
+    /// A line as the manager would read it: a fixed world choice and dialogue type, counting
+    /// how often each was asked.
+    #[derive(Default)]
+    struct Fake {
+        in_world: Option<usize>,
+        reads_as: Option<DialogueType>,
+        asked: usize,
+    }
+
+    impl Reading for Fake {
+        fn choice_in_world(&mut self, _: &[Choice]) -> Option<usize> {
+            self.asked += 1;
+            self.in_world
+        }
+        fn dialogue_type(&mut self) -> Option<DialogueType> {
+            self.asked += 1;
+            self.reads_as
+        }
+    }
+
+    fn lf() -> LogicalForm {
+        validate_json("stop", r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "STOP"}]}"#).unwrap()
+    }
+
+    fn asked(waiting: Waiting) -> Asked {
+        Asked { speaker: "alice".into(), asked_tick: 10, waiting }
+    }
+
+    fn which() -> Asked {
+        let choices = vec![Choice { label: "the red tower".into(), id: 7 }, Choice { label: "the blue tower".into(), id: 8 }];
+        asked(Waiting::Which { chat: "destroy the tower".into(), lf: lf(), choices })
+    }
+
+    fn confirm() -> Asked {
+        asked(Waiting::Confirm { chat: "undo".into(), lf: lf(), plans: vec![Plan::Stop] })
+    }
+
+    fn guess() -> Asked {
+        asked(Waiting::Guess { chat: "cube".into(), lf: lf(), plans: vec![Plan::Stop] })
+    }
+
+    fn step(a: Asked, line: &str, reading: &mut Fake) -> Step {
+        a.answer(&tokenize(line), reading, 50)
+    }
+
+    #[test]
+    fn are_you_sure_yes_no_and_anything_else() {
+        let s = step(confirm(), "yes please", &mut Fake::default());
+        assert!(matches!(s.next, Next::Carry { confirmed: true, .. }) && s.still.is_none(), "{s:?}");
+        let s = step(confirm(), "no", &mut Fake::default());
+        assert!(matches!(s.next, Next::Say(ref l) if l == "Okay, I won't."), "{s:?}");
+        // A new command, or any other line, counts as no and is then taken on its own.
+        let s = step(confirm(), "build a house", &mut Fake::default());
+        assert!(matches!(s.next, Next::New { note: Some("I'll take that as a no.") }) && s.still.is_none(), "{s:?}");
+    }
+
+    #[test]
+    fn did_you_mean_yes_no_and_a_new_line() {
+        let s = step(guess(), "yes", &mut Fake::default());
+        assert!(matches!(s.next, Next::Carry { confirmed: false, .. }), "{s:?}");
+        let s = step(guess(), "no thanks", &mut Fake::default());
+        assert!(matches!(s.next, Next::Say(ref l) if l.starts_with("Sorry, I got that wrong")), "{s:?}");
+        // A longer line is new even if it starts like an answer; "stop" keeps its meaning.
+        for line in ["yes build a red cube now", "stop", "tower with a door"] {
+            let s = step(guess(), line, &mut Fake::default());
+            assert!(matches!(s.next, Next::New { note: None }) && s.still.is_none(), "{line}: {s:?}");
+        }
+    }
+
+    #[test]
+    fn which_one_is_answered_by_words_or_by_the_world() {
+        let mut r = Fake::default();
+        let s = step(which(), "the blue one", &mut r);
+        assert!(matches!(s.next, Next::Retry { prefer: 8, .. }) && s.still.is_none(), "{s:?}");
+        assert_eq!(r.asked, 0, "the words were enough: the world is not asked");
+        let s = step(which(), "that one", &mut Fake { in_world: Some(0), ..Fake::default() });
+        assert!(matches!(s.next, Next::Retry { prefer: 7, .. }), "{s:?}");
+    }
+
+    #[test]
+    fn which_one_no_a_new_command_and_a_question_back() {
+        let s = step(which(), "never mind", &mut Fake::default());
+        assert!(matches!(s.next, Next::Say(ref l) if l == "Okay, never mind."), "{s:?}");
+        let s = step(which(), "come here", &mut Fake { reads_as: Some(DialogueType::HumanGiveCommand), ..Fake::default() });
+        assert!(matches!(s.next, Next::New { note: Some("Okay, forget my question.") }) && s.still.is_none(), "{s:?}");
+        // A question back is answered on its own and the question stays, from when it was asked.
+        let s = step(which(), "what can you do", &mut Fake { reads_as: Some(DialogueType::GetCapabilities), ..Fake::default() });
+        assert!(matches!(s.next, Next::New { note: None }), "{s:?}");
+        assert!(matches!(s.still, Some(Asked { asked_tick: 10, waiting: Waiting::Which { .. }, .. })), "{:?}", s.still);
+    }
+
+    #[test]
+    fn which_one_asks_again_after_an_unclear_line() {
+        let s = step(which(), "hmm", &mut Fake { reads_as: Some(DialogueType::Noop), ..Fake::default() });
+        assert!(matches!(s.next, Next::Say(ref l) if l == "Sorry, which one? the red tower or the blue tower"), "{s:?}");
+        assert!(matches!(s.still, Some(Asked { asked_tick: 50, .. })), "asked again now: {:?}", s.still);
+    }
+
+    #[test]
+    fn questions_belong_to_one_player_and_time_out() {
+        let mut q = Questions::default();
+        q.ask("alice", 100, Waiting::Guess { chat: "cube".into(), lf: lf(), plans: Vec::new() });
+        assert!(q.is_waiting());
+        assert!(q.take("bob").is_none(), "another player's line is no answer");
+        assert!(q.expire(100 + ANSWER_TICKS).is_empty(), "not yet");
+        assert_eq!(q.expire(101 + ANSWER_TICKS), vec!["alice, never mind my question; I'll leave it for now.".to_string()]);
+        assert!(!q.is_waiting() && q.take("alice").is_none());
+        q.ask("alice", 0, Waiting::Guess { chat: "cube".into(), lf: lf(), plans: Vec::new() });
+        assert_eq!(q.take("alice").map(|a| a.asked_tick), Some(0));
+        assert!(!q.is_waiting(), "taken out to be answered");
+    }
+}

@@ -1,0 +1,171 @@
+//! Carrying out a command's plans, in order: tasks pushed on the task stack (so the first runs
+//! first), stop / resume / undo applied at once, and a line to say for each.
+//!
+//! It sits below the dialogue: when a plan needs a yes/no first (a confirmation, or undoing a
+//! big build) it hands the question back ([`Executed::Ask`]) and the dialogue keeps it open.
+
+use super::actions::{CONFIRM_BLOCKS, Plan};
+use super::recipe::Recipe;
+use crate::tasks::{Repeat, Task, TaskError, TaskMeta, TaskStack, Times};
+use crate::world::World;
+
+/// What carrying out the plans came to.
+#[derive(Debug)]
+pub enum Executed {
+    /// Done (tasks pushed, stops and undos applied): say these lines.
+    Done(Vec<String>),
+    /// Nothing done yet: ask this yes/no question; on yes, carry out `plans` confirmed.
+    Ask { question: String, plans: Vec<Plan> },
+}
+
+/// Carry out `plans` for `meta`'s speaker. Unless `confirmed` (the player already said yes),
+/// undoing more than [`CONFIRM_BLOCKS`] block changes or a [`Plan::Confirm`] asks first.
+pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut TaskStack, confirmed: bool) -> Executed {
+    // Undoing a big build takes a lot down: ask first.
+    if !confirmed {
+        for p in &plans {
+            if let Plan::Undo(kind) = p
+                && let Some(r) = tasks.last_undoable(*kind).filter(|r| r.changes.len() > CONFIRM_BLOCKS)
+            {
+                let question = format!("Undo {}? That changes {} blocks. (yes/no)", r.description, r.changes.len());
+                return Executed::Ask { question, plans };
+            }
+        }
+    }
+    // A confirmation anywhere holds back the whole command until the player answers.
+    if let Some(i) = plans.iter().position(|p| matches!(p, Plan::Confirm { .. })) {
+        let mut plans = plans;
+        let Plan::Confirm { question, plans: inner } = plans.remove(i) else { unreachable!() };
+        plans.splice(i..i, inner);
+        return Executed::Ask { question, plans };
+    }
+    let speaker = meta.speaker.clone().unwrap_or_default();
+    let mut replies = Vec::new();
+    // Tasks are pushed last-first so the first action runs first.
+    let mut to_push: Vec<(Box<dyn Task>, String)> = Vec::new();
+    for plan in plans {
+        match plan {
+            Plan::Push { recipe, times, label } => match make_task(&recipe, &times, &label, tasks.limits()) {
+                Ok(task) => to_push.push((task, acknowledge(&recipe, &times, &label, &speaker))),
+                Err(e) => replies.push(e.to_string()),
+            },
+            Plan::Stop => replies.push(match tasks.stop() {
+                Some(_) => match tasks.paused() {
+                    Some(d) => format!("Okay, I stopped {d}. Say \"resume\" to go on."),
+                    None => "Okay, I stopped.".into(),
+                },
+                None => "I'm not doing anything right now.".into(),
+            }),
+            Plan::Resume => replies.push(match tasks.resume() {
+                Some(_) => format!("Resuming: {}.", tasks.current().unwrap_or_else(|| "my work".into())),
+                None => "There's nothing to resume.".into(),
+            }),
+            Plan::Undo(kind) => {
+                let Some(record) = tasks.last_undoable(kind) else {
+                    replies.push("There's nothing for me to undo.".into());
+                    continue;
+                };
+                let (id, description, n) = (record.id, record.description.clone(), record.changes.len());
+                match tasks.undo(id, meta.clone()) {
+                    Ok(_) => replies.push(format!("Okay, undoing {description} ({n} block changes).")),
+                    Err(e) => replies.push(e.to_string()),
+                }
+            }
+            Plan::Say(s) => replies.push(s),
+            Plan::Confirm { .. } => {}
+        }
+    }
+    for (task, ack) in to_push.into_iter().rev() {
+        match tasks.push_checked(task, meta.clone(), world) {
+            Ok(_) => replies.insert(0, ack),
+            Err(e) => replies.push(e.to_string()),
+        }
+    }
+    Executed::Done(replies)
+}
+
+/// Plans as one phrase ("building a red cube, then going to (1, 5, 2)"); `None` when a plan is
+/// only something to say.
+pub fn describe_plans(plans: &[Plan], speaker: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    for plan in plans {
+        parts.push(match plan {
+            Plan::Push { recipe, times, label } => doing(recipe, times, label, speaker),
+            Plan::Stop => "stopping".into(),
+            Plan::Resume => "going on with what I stopped".into(),
+            Plan::Undo(_) => "undoing my last change".into(),
+            Plan::Confirm { plans, .. } => describe_plans(plans, speaker)?,
+            Plan::Say(_) => return None,
+        });
+    }
+    (!parts.is_empty()).then(|| parts.join(", then "))
+}
+
+/// The task for a recipe, looped as asked.
+fn make_task(recipe: &Recipe, times: &Times, label: &str, limits: &crate::tasks::Limits) -> Result<Box<dyn Task>, TaskError> {
+    match times {
+        Times::Count(1) => recipe.task(limits, 0),
+        t => {
+            let r = recipe.clone();
+            let l = limits.clone();
+            // Check the first round now, so a bad request fails at once rather than in the loop.
+            recipe.task(limits, 0)?;
+            Ok(Box::new(Repeat::new(recipe.kind(), label.to_string(), t.clone(), Box::new(move |round, _| r.task(&l, round)))))
+        }
+    }
+}
+
+fn acknowledge(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> String {
+    format!("Okay, {}.", doing(recipe, times, label, speaker))
+}
+
+/// What a task does, as a phrase: "building a red cube (3 times)".
+fn doing(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> String {
+    let what = match recipe {
+        Recipe::Build { .. } => format!("building {label}"),
+        Recipe::Dig { .. } => format!("digging {label}"),
+        Recipe::Follow(who) if who == speaker => "following you. Say \"stop\" when you want me to stop".into(),
+        Recipe::ComeHere(_) => "coming".into(),
+        _ => label.to_string(),
+    };
+    let how = match times {
+        Times::Count(1) => String::new(),
+        Times::Count(n) => format!(" ({n} times)"),
+        Times::Forever => " until you say stop".into(),
+        Times::Until(_) => " until I get there".into(),
+    };
+    format!("{what}{how}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::embedded::EmbeddedWorld;
+
+    fn run(plans: Vec<Plan>, confirmed: bool) -> Executed {
+        execute(plans, TaskMeta::from_speaker("alice"), &EmbeddedWorld::flat(), &mut TaskStack::default(), confirmed)
+    }
+
+    #[test]
+    fn a_confirmation_anywhere_asks_first_with_every_plan_held_back() {
+        let plans = vec![Plan::Say("first".into()), Plan::Confirm { question: "Sure? (yes/no)".into(), plans: vec![Plan::Stop] }];
+        let Executed::Ask { question, plans } = run(plans, false) else { panic!("asks") };
+        assert_eq!(question, "Sure? (yes/no)");
+        assert!(matches!(plans.as_slice(), [Plan::Say(_), Plan::Stop]), "{plans:?}");
+    }
+
+    #[test]
+    fn plans_are_carried_out_in_order_with_a_line_each() {
+        let Executed::Done(lines) = run(vec![Plan::Say("hi".into()), Plan::Stop, Plan::Resume, Plan::Undo(None)], true) else {
+            panic!("done")
+        };
+        assert_eq!(lines, ["hi", "I'm not doing anything right now.", "There's nothing to resume.", "There's nothing for me to undo."]);
+    }
+
+    #[test]
+    fn plans_read_as_one_phrase_unless_one_is_only_words() {
+        assert_eq!(describe_plans(&[Plan::Stop, Plan::Resume], "alice").as_deref(), Some("stopping, then going on with what I stopped"));
+        assert_eq!(describe_plans(&[Plan::Stop, Plan::Say("hi".into())], "alice"), None);
+        assert_eq!(describe_plans(&[], "alice"), None);
+    }
+}
