@@ -131,15 +131,20 @@ fn eval_parser_scores_the_scenario_phrasings_and_dumps_every_parse() {
     assert_eq!(texts, expected);
 }
 
+/// `n` templated commands (drawn with `seed`) written in `dir` as a released `text|json` file.
+fn commands_file(dir: &std::path::Path, n: usize, seed: u64) -> std::path::PathBuf {
+    let data = dir.join("commands.txt");
+    let rows = craftmate::training::templates::generate_from_dir(std::path::Path::new("data/templates"), n, seed).unwrap();
+    let lines: Vec<String> = rows.iter().map(|ex| format!("{}|{}", ex.text(), ex.json)).collect();
+    std::fs::write(&data, lines.join("\n")).unwrap();
+    data
+}
+
 #[test]
 fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     // Forty templated commands written as a released `text|json` file: a run of seconds.
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("commands.txt");
-    let rows =
-        craftmate::training::templates::generate_from_dir(std::path::Path::new("data/templates"), 40, 3).unwrap();
-    let lines: Vec<String> = rows.iter().map(|ex| format!("{}|{}", ex.text(), ex.json)).collect();
-    std::fs::write(&data, lines.join("\n")).unwrap();
+    let data = commands_file(dir.path(), 40, 3);
     let out = dir.path().join("model");
     let (data, out) = (data.to_str().unwrap(), out.to_str().unwrap());
     let run_in = |out: &str, more: &[&str]| {
@@ -199,11 +204,7 @@ fn train_runs_the_whole_recipe_and_scores_the_combined_model() {
     // The recipe's two networks for one epoch each on a small file: a run of seconds that goes
     // through every step the shipped model went through (processes, kept epochs, ensemble, f16).
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("commands.txt");
-    let rows =
-        craftmate::training::templates::generate_from_dir(std::path::Path::new("data/templates"), 60, 5).unwrap();
-    let lines: Vec<String> = rows.iter().map(|ex| format!("{}|{}", ex.text(), ex.json)).collect();
-    std::fs::write(&data, lines.join("\n")).unwrap();
+    let data = commands_file(dir.path(), 60, 5);
     let out = dir.path().join("run");
     let args = [
         "train",

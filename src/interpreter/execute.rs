@@ -4,6 +4,8 @@
 //! It sits below the dialogue: when a plan needs a yes/no first (a confirmation, or undoing a
 //! big build) it hands the question back ([`Executed::Ask`]) and the dialogue keeps it open.
 
+use std::sync::Arc;
+
 use super::actions::{CONFIRM_BLOCKS, Plan};
 use super::recipe::Recipe;
 use crate::tasks::{Repeat, Task, TaskError, TaskMeta, TaskStack, Times};
@@ -102,11 +104,11 @@ pub fn describe_plans(plans: &[Plan], speaker: &str) -> Option<String> {
 }
 
 /// The task for a recipe, looped as asked.
-fn make_task(recipe: &Recipe, times: &Times, label: &str, limits: &crate::tasks::Limits) -> Result<Box<dyn Task>, TaskError> {
+fn make_task(recipe: &Arc<dyn Recipe>, times: &Times, label: &str, limits: &crate::tasks::Limits) -> Result<Box<dyn Task>, TaskError> {
     match times {
         Times::Count(1) => recipe.task(limits, 0),
         t => {
-            let r = recipe.clone();
+            let r = Arc::clone(recipe);
             let l = limits.clone();
             // Check the first round now, so a bad request fails at once rather than in the loop.
             recipe.task(limits, 0)?;
@@ -115,19 +117,13 @@ fn make_task(recipe: &Recipe, times: &Times, label: &str, limits: &crate::tasks:
     }
 }
 
-fn acknowledge(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> String {
+fn acknowledge(recipe: &Arc<dyn Recipe>, times: &Times, label: &str, speaker: &str) -> String {
     format!("Okay, {}.", doing(recipe, times, label, speaker))
 }
 
 /// What a task does, as a phrase: "building a red cube (3 times)".
-fn doing(recipe: &Recipe, times: &Times, label: &str, speaker: &str) -> String {
-    let what = match recipe {
-        Recipe::Build { .. } => format!("building {label}"),
-        Recipe::Dig { .. } => format!("digging {label}"),
-        Recipe::Follow(who) if who == speaker => "following you. Say \"stop\" when you want me to stop".into(),
-        Recipe::ComeHere(_) => "coming".into(),
-        _ => label.to_string(),
-    };
+fn doing(recipe: &Arc<dyn Recipe>, times: &Times, label: &str, speaker: &str) -> String {
+    let what = recipe.doing(label, speaker);
     let how = match times {
         Times::Count(1) => String::new(),
         Times::Count(n) => format!(" ({n} times)"),

@@ -1,0 +1,176 @@
+//! BUILD and FREEBUILD: "build a red cube here", "make 3 towers", "build something". The shape
+//! comes from the schematic's words ([`crate::interpreter::schematic`]), its place from the
+//! location, moved clear of the speaker, the bot and the thing it is built beside.
+
+use crate::interpreter::location::{self, Purpose, Target};
+use crate::interpreter::recipe::Recipe;
+use crate::interpreter::schematic::{ShapeAsk, shape_request};
+use crate::logical_form::Action;
+use crate::schematics::{self, Schematic, ShapeRequest};
+use crate::tasks::{Build as BuildTask, Limits, Task, TaskError, TaskKind, Times};
+use crate::world::{BBox, Block, Pos};
+
+use super::{Plan, push, span_number};
+use crate::interpreter::context::Turn;
+use crate::interpreter::problem::{Problem, Result};
+
+/// Copies of one build a single command may ask for.
+pub const MAX_COPIES: i64 = 10;
+
+/// Place these blocks, bottom up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Build {
+    pub blocks: Vec<(Pos, Block)>,
+    pub label: String,
+}
+
+impl Recipe for Build {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Build
+    }
+    fn task(&self, limits: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        Ok(Box::new(BuildTask::new(self.blocks.clone(), self.label.clone(), limits)?))
+    }
+    fn doing(&self, label: &str, _: &str) -> String {
+        format!("building {label}")
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// "build something": a small house of the bot's own choosing.
+pub(super) fn free_build(turn: &mut Turn, times: Times, limits: &schematics::Limits) -> Result<Plan> {
+    let req = ShapeRequest::new("house").with_size_words(&["small"]);
+    let sch = schematics::generate(&req, limits).map_err(|e| Problem::say(e.to_string()))?;
+    let target = location::default_place(turn);
+    let blocks = place(turn, &sch, &target);
+    let label = "a little house of my own design";
+    Ok(push(Build { blocks, label: label.into() }, times, label))
+}
+
+/// Where a schematic goes for a target: its footprint centred on the spot, standing on the
+/// ground, moved clear of the thing it is placed beside and of the speaker and agent.
+pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block)> {
+    let size = sch.size();
+    let mut centre = t.pos;
+    let footprint = |c: Pos, y: i32| {
+        let min = Pos::new(c.x - size[0] / 2, y, c.z - size[2] / 2);
+        BBox::new(min, min + Pos::new(size[0] - 1, size[1] - 1, size[2] - 1))
+    };
+    let ground = |c: Pos| location::ground(turn.world, c.x, c.z, c.y);
+    // Step along the direction (or away from the speaker) until nothing is in the way.
+    let away = t.step.filter(|s| s.y == 0).unwrap_or_else(|| {
+        let f = crate::interpreter::directions::forward(turn.speaker_look);
+        Pos::new(f.x, 0, f.z)
+    });
+    let vertical = t.step.is_some_and(|s| s.y != 0);
+    for _ in 0..64 {
+        let y = if vertical { centre.y } else { ground(centre) };
+        let b = footprint(centre, y);
+        let bodies = [turn.speaker_block(), turn.agent_pos()];
+        let blocked = bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1)))
+            || t.anchor.is_some_and(|a| {
+                // Beside a thing means beside it: standing on its top (the ground under a
+                // pillar is its top) overlaps it too, unless the direction was up or down.
+                let xz = a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z;
+                xz && (!vertical || (a.min.y <= b.max.y && b.min.y <= a.max.y))
+            });
+        if !blocked {
+            return sch.translated(b.min);
+        }
+        centre = centre + away;
+    }
+    let y = ground(centre);
+    sch.translated(footprint(centre, y).min)
+}
+
+fn label_of(req: &ShapeRequest) -> String {
+    let mut words: Vec<String> = req.size_words.clone();
+    if let Some(c) = &req.colour {
+        words.push(c.clone());
+    }
+    if let Some(m) = &req.block_type
+        && !req.name.contains(m.as_str())
+    {
+        words.push(m.clone());
+    }
+    words.push(req.name.clone());
+    let phrase = words.join(" ");
+    let article = if phrase.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {phrase}")
+}
+
+pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schematics::Limits) -> Result<Plan> {
+    let (sch, label, copies) = if let Some(s) = &a.schematic {
+        let req = match shape_request(s, &turn.tokens) {
+            ShapeAsk::Shape(r) => r,
+            ShapeAsk::Unspecified => match a.reference_object.as_ref().and_then(|r| r.as_object()) {
+                Some(_) => return super::copy::copy(turn, a, times),
+                None => return Err(Problem::say("What should I build?")),
+            },
+        };
+        let sch = schematics::generate(&req, limits).map_err(|e| Problem::say(e.to_string()))?;
+        // "build 3 towers": an ordinal on the schematic asks for copies.
+        let copies = s
+            .filters
+            .as_ref()
+            .and_then(|f| f.selector.as_ref())
+            .and_then(|sel| sel.as_selector())
+            .and_then(|sel| match &sel.ordinal {
+                Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
+                _ => None,
+            })
+            .unwrap_or(1);
+        if !(1..=MAX_COPIES).contains(&copies) {
+            return Err(Problem::say(format!("I can build between 1 and {MAX_COPIES} copies at a time.")));
+        }
+        (sch, label_of(&req), copies as usize)
+    } else if a.reference_object.is_some() {
+        return super::copy::copy(turn, a, times);
+    } else {
+        return Err(Problem::say("What should I build?"));
+    };
+    let target = match &a.location {
+        Some(l) => location::resolve(turn, l, Purpose::Place)?,
+        None => location::default_place(turn),
+    };
+    let mut blocks = place(turn, &sch, &target);
+    if copies > 1 {
+        // Copies stand in a row to the speaker's right, one block apart.
+        let r = crate::interpreter::directions::right(turn.speaker_look);
+        let gap = if r.x != 0 { sch.size()[0] + 1 } else { sch.size()[2] + 1 };
+        let first = blocks.clone();
+        for k in 1..copies as i32 {
+            blocks.extend(first.iter().map(|(p, b)| (*p + Pos::new(r.x * gap * k, 0, r.z * gap * k), *b)));
+        }
+    }
+    if blocks.len() > limits.max_blocks {
+        return Err(Problem::say(format!("That's {} blocks; I build at most {} at a time.", blocks.len(), limits.max_blocks)));
+    }
+    let label = if copies > 1 { format!("{copies} × {label}") } else { label };
+    Ok(push(Build { blocks, label: label.clone() }, times, label))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Memory;
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Actor, Look, Vec3};
+
+    #[test]
+    fn near_a_pillar_is_beside_it_not_on_top() {
+        let mut w = EmbeddedWorld::flat();
+        let pillar = BBox::new(Pos::new(-8, 5, 10), Pos::new(-8, 10, 10));
+        w.fill_by(pillar, Block::from_name("blue_wool").unwrap(), Actor::World);
+        w.add_player("alice", Vec3::new(0.5, 5.0, 0.5), Look::new(0.0, 0.0));
+        let mut memory = Memory::in_memory().unwrap();
+        let turn = Turn::new("alice", "build a cube near the pillar", &w, &mut memory);
+        let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("red_wool").unwrap())));
+        let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true };
+        let blocks = place(&turn, &cube, &target);
+        assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
+        assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");
+    }
+}

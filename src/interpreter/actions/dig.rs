@@ -1,0 +1,89 @@
+//! DIG: "dig a hole", "dig a 3 by 3 hole over there", "dig until you hit stone". The hole's size
+//! comes from the schematic's words; repeated, each round digs one hole deeper.
+
+use crate::interpreter::location::{self, Purpose};
+use crate::interpreter::recipe::Recipe;
+use crate::logical_form::{Action, Predicate};
+use crate::schematics::ShapeRequest;
+use crate::tasks::{Dig as DigTask, DigSize, Limits, Task, TaskError, TaskKind, Times};
+use crate::world::Pos;
+
+use super::{Plan, number, push};
+use crate::interpreter::context::Turn;
+use crate::interpreter::problem::Result;
+
+/// Dig a hole with its top layer at `top`; round `r` of a loop digs `r` holes deeper.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dig {
+    pub top: Pos,
+    pub size: DigSize,
+}
+
+impl Recipe for Dig {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Dig
+    }
+    fn task(&self, limits: &Limits, round: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        Ok(Box::new(DigTask::new(self.top.down(self.size.depth * round as i32), self.size, limits)?))
+    }
+    fn doing(&self, label: &str, _: &str) -> String {
+        format!("digging {label}")
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Hole sizes from a dig's schematic: "a 3 by 3 hole", "a deep hole", "5 blocks deep".
+fn dig_size(turn: &Turn, a: &Action) -> DigSize {
+    let mut size = DigSize::default();
+    let Some(s) = &a.schematic else { return size };
+    let triples = s.filters.as_ref().map(|f| f.triples()).unwrap_or_default();
+    for t in triples {
+        let words = t.obj_span().map(|sp| turn.words(sp)).unwrap_or_default();
+        let n = number(&words).map(|v| v.clamp(1, 64) as i32);
+        match t.pred_text {
+            Predicate::HasWidth => size.width = n.unwrap_or(size.width),
+            Predicate::HasLength => size.length = n.unwrap_or(size.length),
+            Predicate::HasDepth | Predicate::HasHeight => size.depth = n.unwrap_or(size.depth),
+            Predicate::HasSize => {
+                if let Some(n) = n {
+                    size = DigSize::new(n, n, n);
+                } else if words.iter().any(|w| matches!(w.as_str(), "big" | "large" | "huge" | "giant")) {
+                    size = DigSize::new(4, 4, 4);
+                } else if words.iter().any(|w| matches!(w.as_str(), "small" | "little" | "tiny")) {
+                    size = DigSize::new(1, 1, 1);
+                } else if words.iter().any(|w| w == "deep") {
+                    size.depth = 5;
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(sp) = s.text_span {
+        let words = turn.words(sp);
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        let d = ShapeRequest::parse_dimensions(&refs);
+        if let (Some(w), Some(l)) = (d.width, d.length.or(d.depth)) {
+            size.width = w.clamp(1, 64);
+            size.length = l.clamp(1, 64);
+            if let Some(h) = d.height {
+                size.depth = h.clamp(1, 64);
+            }
+        }
+    }
+    size
+}
+
+pub(super) fn dig(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
+    let size = dig_size(turn, a);
+    let t = match &a.location {
+        Some(l) => location::resolve(turn, l, Purpose::Place)?,
+        None => location::default_place(turn),
+    };
+    // The hole's top layer is the ground surface at that spot.
+    let top = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y) - 1, t.pos.z);
+    let label = format!("a {}×{}×{} hole", size.width, size.length, size.depth);
+    Ok(push(Dig { top, size }, times, label))
+}
+

@@ -1,0 +1,92 @@
+//! GET: "bring me a sword", "give me some bread" (an item handed to the speaker, in creative
+//! mode), or "get the red cube" (go to a thing the bot remembers).
+
+use crate::interpreter::describe;
+use crate::interpreter::recipe::Recipe;
+use crate::interpreter::reference::{self, Want};
+use crate::logical_form::Action;
+use crate::tasks::{Get as GetTask, Give as GiveTask, Limits, Task, TaskError, TaskKind, Times};
+use crate::world::rules::ITEM_KINDS;
+use crate::world::{Block, Pos};
+
+use super::{Plan, push};
+use crate::interpreter::context::Turn;
+use crate::interpreter::problem::{Problem, Result};
+
+/// Go to a remembered thing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Get {
+    pub at: Pos,
+    pub label: String,
+}
+
+impl Recipe for Get {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Get
+    }
+    fn task(&self, _: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        Ok(Box::new(GetTask::new(self.at, self.label.clone())))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// Walk to `at` and hand `player` `count` of `item`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Give {
+    pub player: String,
+    pub item: String,
+    pub count: u32,
+    pub at: Pos,
+}
+
+impl Recipe for Give {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Get
+    }
+    fn task(&self, _: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        Ok(Box::new(GiveTask::new(self.player.clone(), self.item.clone(), self.count).walking_to(self.at)))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// An item id from words: "sword" → diamond_sword, "some bread" → bread, "red wool" → red_wool.
+fn item_id(words: &[String]) -> Option<String> {
+    let joined = words.iter().filter(|w| !matches!(w.as_str(), "a" | "an" | "some" | "the" | "me")).cloned().collect::<Vec<_>>().join("_");
+    for c in [joined.clone(), joined.trim_end_matches('s').to_string()] {
+        if ITEM_KINDS.contains(&c.as_str()) || Block::from_name(&c).is_some_and(|b| !b.is_air()) {
+            return Some(c);
+        }
+        let suffix = format!("_{c}");
+        if let Some(best) = ITEM_KINDS.iter().find(|i| i.starts_with("diamond") && i.ends_with(&suffix)).or_else(|| ITEM_KINDS.iter().find(|i| i.ends_with(&suffix))) {
+            return Some(best.to_string());
+        }
+    }
+    None
+}
+
+pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
+    let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I get?"))?;
+    let receiver_is_speaker = a.receiver.as_ref().is_some_and(|e| {
+        e.reference_object.as_ref().is_some_and(|r| r.fixed_reference() == Some(crate::logical_form::FixedReference::Speaker))
+    }) || turn.has_word("me");
+    let words: Vec<String> = r.text_span.map(|s| turn.words(s)).unwrap_or_else(|| {
+        r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).flat_map(|s| turn.words(s)).collect()
+    });
+    if receiver_is_speaker && let Some(item) = item_id(&words) {
+        let at = turn.speaker_block();
+        return Ok(push(
+            Give { player: turn.speaker.clone(), item: item.clone(), count: 1, at },
+            Times::Count(1),
+            format!("bringing you {item}"),
+        ));
+    }
+    // Otherwise: go and get a thing we remember.
+    let found = reference::resolve_one(turn, r, Want::Anything)?;
+    let label = found.id().map(|id| describe::the(turn.memory, id)).unwrap_or_else(|| "that".into());
+    Ok(push(Get { at: found.pos().block(), label: label.clone() }, Times::Count(1), format!("getting {label}")))
+}
+

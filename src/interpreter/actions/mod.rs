@@ -1,0 +1,151 @@
+//! Commands: each action of a `HUMAN_GIVE_COMMAND` becomes a [`Plan`] — a task recipe to push
+//! (once, N times, forever or until something holds), a stack operation (stop, resume, undo), a
+//! reply, or a yes/no question first when the request is destructive or large.
+//!
+//! One action, one file: each reads its part of the logical form into a [`Recipe`] (what the
+//! bot will do, as data), says how the bot describes doing it, and makes its task. Adding an
+//! action is a new file here, its line in [`action_plan`], and its task in `crate::tasks`.
+
+mod build;
+mod copy;
+mod dance;
+mod destroy;
+mod dig;
+mod fill;
+mod get;
+mod movement;
+mod spawn;
+
+use std::sync::Arc;
+
+use super::context::Turn;
+use super::problem::{Problem, Result};
+use super::recipe::Recipe;
+use crate::logical_form::{Action, ActionType, ConditionType, LogicalForm, RemoveCondition, Span};
+use crate::schematics::numbers::read_number;
+use crate::schematics;
+use crate::tasks::{Condition, TaskKind, Times};
+use crate::world::Block;
+
+pub use build::{Build, MAX_COPIES};
+pub use dance::{Dance, DanceSpec};
+pub use destroy::{CONFIRM_BLOCKS, Destroy};
+pub use dig::Dig;
+pub use fill::Fill;
+pub use get::{Get, Give};
+pub use movement::{ComeHere, Follow, MoveTo};
+pub use spawn::Spawn;
+
+#[derive(Debug)]
+pub enum Plan {
+    /// Push a task made from the recipe, repeated as `times` says.
+    Push { recipe: Arc<dyn Recipe>, times: Times, label: String },
+    Stop,
+    Resume,
+    /// Undo the last task (of this kind, if given).
+    Undo(Option<TaskKind>),
+    Say(String),
+    /// Ask yes/no; on yes, carry out `plans`.
+    Confirm { question: String, plans: Vec<Plan> },
+}
+
+/// Every action of a command, in order.
+pub fn command(turn: &mut Turn, lf: &LogicalForm, limits: &schematics::Limits) -> Result<Vec<Plan>> {
+    let mut plans = Vec::new();
+    for action in lf.actions() {
+        let cond = action.remove_condition.as_ref().or(lf.remove_condition.as_ref());
+        plans.push(action_plan(turn, action, cond, limits)?);
+    }
+    if plans.is_empty() {
+        return Err(Problem::say("What would you like me to do?"));
+    }
+    Ok(plans)
+}
+
+pub(super) fn number(words: &[String]) -> Option<i64> {
+    (0..words.len()).find_map(|i| read_number(words, i)).map(|(v, _)| v)
+}
+
+pub(super) fn span_number(turn: &Turn, span: Option<Span>) -> Option<i64> {
+    number(&turn.words(span?))
+}
+
+/// A block a player names in a condition ("until you hit stone", "until you reach water").
+fn terrain_block(words: &[String]) -> Option<Block> {
+    let joined = words.join("_");
+    let singular = joined.trim_end_matches('s');
+    for candidate in [joined.as_str(), singular] {
+        let mapped = match candidate {
+            "rock" | "rocks" | "stone" | "cobble" => "stone",
+            "grass" => "grass_block",
+            "lava" | "magma" => "lava",
+            "ocean" | "sea" | "river" | "lake" => "water",
+            other => other,
+        };
+        if let Some(b) = Block::from_name(mapped) {
+            return Some(b);
+        }
+    }
+    words.iter().rev().find_map(|w| terrain_block(std::slice::from_ref(w)).filter(|_| words.len() > 1))
+}
+
+/// How long a command goes on: once, N times, forever, or until a block is next to it.
+fn times_of(turn: &Turn, cond: Option<&RemoveCondition>) -> Result<Times> {
+    let Some(c) = cond else { return Ok(Times::Count(1)) };
+    match c.condition_type {
+        Some(ConditionType::Never) => Ok(Times::Forever),
+        Some(ConditionType::AdjacentToBlockType) => {
+            let words = c.block_type.map(|s| turn.words(s)).unwrap_or_default();
+            terrain_block(&words)
+                .map(|b| Times::Until(Condition::AdjacentToBlockType(b)))
+                .ok_or_else(|| Problem::say(format!("I don't know a block called \"{}\".", words.join(" "))))
+        }
+        _ => {
+            // Comparators in the data count runs ("3 times"); a bare condition span is read for
+            // a count or a block.
+            let value = c.condition.as_ref().and_then(|cmp| cmp.input_right.value).and_then(|s| span_number(turn, Some(s)));
+            let words = c.condition_span.map(|s| turn.words(s)).unwrap_or_default();
+            match value.or_else(|| number(&words)) {
+                Some(n) if n >= 1 => Ok(Times::Count(n.min(1000) as u32)),
+                Some(_) => Err(Problem::say("That's not a number of times I can do something.")),
+                None => Ok(terrain_block(&words).map(|b| Times::Until(Condition::AdjacentToBlockType(b))).unwrap_or(Times::Count(1))),
+            }
+        }
+    }
+}
+
+pub(super) fn push(recipe: impl Recipe + 'static, times: Times, label: impl Into<String>) -> Plan {
+    Plan::Push { recipe: Arc::new(recipe), times, label: label.into() }
+}
+
+fn action_plan(turn: &mut Turn, a: &Action, cond: Option<&RemoveCondition>, limits: &schematics::Limits) -> Result<Plan> {
+    let times = times_of(turn, cond)?;
+    match a.action_type {
+        ActionType::Move => movement::movement(turn, a, times),
+        ActionType::Build => build::build(turn, a, times, limits),
+        ActionType::FreeBuild => build::free_build(turn, times, limits),
+        ActionType::Destroy => destroy::destroy(turn, a, times),
+        ActionType::Dig => dig::dig(turn, a, times),
+        ActionType::Fill => fill::fill(turn, a, times),
+        ActionType::Spawn => spawn::spawn(turn, a, times),
+        ActionType::Dance => dance::dance(turn, a, times),
+        ActionType::Get => get::get(turn, a),
+        ActionType::Undo => Ok(Plan::Undo(target_kind(turn, a.target_action_type))),
+        ActionType::Stop => Ok(Plan::Stop),
+        ActionType::Resume => Ok(Plan::Resume),
+        _ => Err(Problem::say("I don't know how to do that yet.")),
+    }
+}
+
+/// "undo the build" → Build; "undo that" → the last task of any kind.
+fn target_kind(turn: &Turn, span: Option<Span>) -> Option<TaskKind> {
+    let words = turn.words(span?);
+    words.iter().find_map(|w| match w.as_str() {
+        s if s.starts_with("build") || s.starts_with("buil") || s == "made" || s == "make" => Some(TaskKind::Build),
+        s if s.starts_with("destr") || s.starts_with("break") || s.starts_with("demol") => Some(TaskKind::Destroy),
+        s if s.starts_with("dig") || s.starts_with("dug") || s == "hole" => Some(TaskKind::Dig),
+        s if s.starts_with("fill") => Some(TaskKind::Fill),
+        s if s.starts_with("spawn") => Some(TaskKind::Spawn),
+        _ => None,
+    })
+}

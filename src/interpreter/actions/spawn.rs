@@ -1,0 +1,81 @@
+//! SPAWN: "spawn a pig", "spawn 3 cows over there". The mob's kind is read from the player's words
+//! ("pigs", "a fluffy sheep"), the count from a number, at most 20 at a time.
+
+use crate::interpreter::location::{self, Purpose};
+use crate::interpreter::recipe::Recipe;
+use crate::logical_form::{Action, Predicate};
+use crate::tasks::{Limits, Spawn as SpawnTask, Task, TaskError, TaskKind, Times};
+use crate::world::Pos;
+use crate::world::rules::MOB_KINDS;
+
+use super::{Plan, push, span_number};
+use crate::interpreter::context::Turn;
+use crate::interpreter::problem::{Problem, Result};
+
+/// Spawn `count` mobs of kind `mob` at `at`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spawn {
+    pub mob: String,
+    pub at: Pos,
+    pub count: u32,
+}
+
+impl Recipe for Spawn {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Spawn
+    }
+    fn task(&self, _: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        Ok(Box::new(SpawnTask::new(self.mob.clone(), self.at).times(self.count)))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// A mob id from words: "pigs" → pig, "a horse" → horse, "cows" → cow.
+fn mob_kind(words: &[String]) -> Option<String> {
+    let joined = words.join("_");
+    let candidates = [joined.clone(), joined.trim_end_matches('s').to_string(), joined.trim_end_matches("es").to_string()];
+    if let Some(k) = candidates.iter().find(|c| MOB_KINDS.contains(&c.as_str())) {
+        return Some(k.clone());
+    }
+    // The last word carries the noun: "a fluffy sheep".
+    let last = words.last()?;
+    [last.clone(), last.trim_end_matches('s').to_string()].into_iter().find(|c| MOB_KINDS.contains(&c.as_str()))
+}
+
+pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
+    let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I spawn?"))?;
+    let name_words: Vec<String> = r
+        .filters
+        .iter()
+        .flat_map(|f| f.triples())
+        .filter(|t| t.pred_text == Predicate::HasName)
+        .filter_map(|t| t.obj_span())
+        .flat_map(|s| turn.words(s))
+        .collect();
+    let words = if name_words.is_empty() { r.text_span.map(|s| turn.words(s)).unwrap_or_default() } else { name_words };
+    let Some(mob) = mob_kind(&words) else {
+        return Err(Problem::say(format!("I don't know how to spawn \"{}\".", words.join(" "))));
+    };
+    let count = r
+        .filters
+        .as_ref()
+        .and_then(|f| f.selector.as_ref())
+        .and_then(|s| s.as_selector())
+        .and_then(|s| match &s.ordinal {
+            Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
+            _ => None,
+        })
+        .or_else(|| r.text_span.and_then(|s| span_number(turn, Some(s))))
+        .unwrap_or(1)
+        .clamp(1, 20) as u32;
+    let t = match &a.location {
+        Some(l) => location::resolve(turn, l, Purpose::Place)?,
+        None => location::default_place(turn),
+    };
+    let at = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
+    let label = if count == 1 { format!("a {mob}") } else { format!("{count} {mob}s") };
+    Ok(push(Spawn { mob, at, count }, times, format!("spawning {label}")))
+}
+
