@@ -17,8 +17,6 @@ mod sections;
 mod tests;
 
 pub use preset::Preset;
-/// Re-exported for code that names them here; their home is [`crate::world::rules`].
-pub use super::rules::{ITEM_KINDS, MOB_KINDS};
 
 use super::rules;
 use super::types::normalize_yaw;
