@@ -53,6 +53,14 @@ fn look_spot(turn: &Turn) -> Option<Pos> {
     turn.look_hit.map(|h| if h.before.y > h.block.y || !turn.world.block_at(h.block.up(1)).is_solid() { h.block.up(1) } else { h.before })
 }
 
+/// Where a thing goes: the location the player gave, else the default place in front of them.
+pub fn place_or_default(turn: &mut Turn, loc: Option<&LocationArg>, purpose: Purpose) -> Result<Target> {
+    match loc {
+        Some(l) => resolve(turn, l, purpose),
+        None => Ok(default_place(turn)),
+    }
+}
+
 /// The default place for a build when none is said: where the speaker points if that is close,
 /// else a few steps in front of the speaker.
 pub fn default_place(turn: &Turn) -> Target {

@@ -131,10 +131,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schemati
     } else {
         return Err(Problem::say("What should I build?"));
     };
-    let target = match &a.location {
-        Some(l) => location::resolve(turn, l, Purpose::Place)?,
-        None => location::default_place(turn),
-    };
+    let target = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
     let mut blocks = place(turn, &sch, &target);
     if copies > 1 {
         // Copies stand in a row to the speaker's right, one block apart.

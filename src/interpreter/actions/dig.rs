@@ -77,10 +77,7 @@ fn dig_size(turn: &Turn, a: &Action) -> DigSize {
 
 pub(super) fn dig(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let size = dig_size(turn, a);
-    let t = match &a.location {
-        Some(l) => location::resolve(turn, l, Purpose::Place)?,
-        None => location::default_place(turn),
-    };
+    let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
     // The hole's top layer is the ground surface at that spot.
     let top = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y) - 1, t.pos.z);
     let label = format!("a {}×{}×{} hole", size.width, size.length, size.depth);

@@ -70,10 +70,7 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         .or_else(|| r.text_span.and_then(|s| span_number(turn, Some(s))))
         .unwrap_or(1)
         .clamp(1, 20) as u32;
-    let t = match &a.location {
-        Some(l) => location::resolve(turn, l, Purpose::Place)?,
-        None => location::default_place(turn),
-    };
+    let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
     let at = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
     let label = if count == 1 { format!("a {mob}") } else { format!("{count} {mob}s") };
     Ok(push(Spawn { mob, at, count }, times, format!("spawning {label}")))
