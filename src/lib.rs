@@ -3,7 +3,8 @@
 //! The design — the flow, the two contracts (the logical form and the World trait), the modules
 //! and the dialogue as it is — is in `docs/DESIGN.md` at the repository root. The crate mirrors
 //! that flow, one module per box: chat → [`agent`] (the tick loop) → [`dialogue`] (after the
-//! chat gate in [`safety`]) → [`parser`] → [`logical_form`] → [`interpreter`] → [`tasks`] →
+//! chat gate in [`safety`]) → [`understanding`] (typos, known lines, the neural [`parser`],
+//! sequences, measures) → [`logical_form`] → [`interpreter`] → [`tasks`] →
 //! [`world`], with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple
 //! store) and [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers
 //! chit-chat with a local language model, safely. [`live`] is the World over a real server
@@ -25,4 +26,5 @@ pub mod scenario;
 pub mod schematics;
 pub mod tasks;
 pub mod training;
+pub mod understanding;
 pub mod world;

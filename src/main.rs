@@ -67,7 +67,18 @@ enum Command {
     Train(cli::train::Args),
     /// Benchmark the parser: exact match overall / per type, error kinds, latency.
     EvalParser(cli::eval_parser::Args),
-    /// Parse one chat line: prints the logical form as JSON and the confidence.
+    /// Write the lines players taught the bot (kept in a `--memory` file) as `text|json` rows, for
+    /// `train --init models/parser --data ROWS`.
+    ExportLearned {
+        /// The bot's memory file (as given to `play --memory` or `connect --memory`).
+        #[arg(long)]
+        memory: PathBuf,
+        /// Write the rows here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Parse one chat line: prints the logical form the bot would act on (as JSON), where it came
+    /// from and the confidence; `--raw` for the network alone.
     Parse {
         text: String,
         /// Model directory (default: the model shipped in the binary).
@@ -80,6 +91,10 @@ enum Command {
         /// freely, with its probability), least sure first: why a line was asked back.
         #[arg(long)]
         explain: bool,
+        /// The network alone, without the rest of the understanding path (typos, known lines,
+        /// sequences, measures).
+        #[arg(long)]
+        raw: bool,
     },
     /// One answer from the configured language model (see craftmate.example.toml), made safe for
     /// chat; GGUF models print tokens/s to stderr.
@@ -136,7 +151,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Train(args) => cli::train::run(args),
         Command::EvalParser(args) => cli::eval_parser::run(args),
-        Command::Parse { text, model, beam, explain } => cli::parse::run(&text, model.as_deref(), beam, explain),
+        Command::ExportLearned { memory, out } => cli::export_learned::run(&memory, out.as_deref()),
+        Command::Parse { text, model, beam, explain, raw } => cli::parse::run(&text, model.as_deref(), beam, explain, raw),
         Command::Chat(args) => cli::chat::run(&args),
         Command::Connect(args) => cli::connect::run(&args),
     }

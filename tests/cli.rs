@@ -94,7 +94,9 @@ fn eval_parser_scores_the_scenario_phrasings_and_dumps_every_parse() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("evaluating the ") && out.contains("say/lf pairs of the scenarios"), "{out}");
-    assert!(out.contains("confidence bands"), "{out}");
+    // The reliability table: per confidence band, how often the parse is right.
+    assert!(out.contains("reliability (confidence band: parses, exactly right, right ignoring text_span)"), "{out}");
+    assert!(out.contains("[0.995, 1]") && out.contains("% ignoring text_span"), "{out}");
     assert!(out.contains("exact match ignoring text_span keys"), "{out}");
     let last: Vec<&str> = out.lines().rev().take(2).collect();
     assert!(last[0].starts_with("exact match: ") && last[0].ends_with("/6)"), "{out}");
@@ -175,7 +177,7 @@ fn train_pauses_after_the_asked_epoch_and_resume_finishes_the_run() {
     let last = dir.path().join("last");
     let epoch = craftmate::training::checkpoint_model::checkpoint_model(std::path::Path::new(out), &last).unwrap();
     assert_eq!((epoch.epoch, epoch.planned_epochs), (1, 3));
-    let (code, stdout, stderr) = craftmate(&["parse", "--model", last.to_str().unwrap(), "build a red cube"]);
+    let (code, stdout, stderr) = craftmate(&["parse", "--raw", "--model", last.to_str().unwrap(), "build a red cube"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("dialogue_type"), "{stdout}");
 
@@ -229,7 +231,7 @@ fn train_runs_the_whole_recipe_and_scores_the_combined_model() {
     assert!(model.join("partners/01/model.safetensors").is_file() && model.join("features/model.safetensors").is_file());
     let weights = candle_core::safetensors::load(model.join("model.safetensors"), &candle_core::Device::Cpu).unwrap();
     assert!(weights.values().all(|t| t.dtype() == candle_core::DType::F16), "stored as f16");
-    let (code, stdout, stderr) = craftmate(&["parse", "--model", model.to_str().unwrap(), "build a red cube"]);
+    let (code, stdout, stderr) = craftmate(&["parse", "--raw", "--model", model.to_str().unwrap(), "build a red cube"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("dialogue_type"), "{stdout}");
     // Run again, it resumes each network from its checkpoint (nothing left to train) and combines anew.
@@ -241,4 +243,31 @@ fn train_runs_the_whole_recipe_and_scores_the_combined_model() {
     let (code, _, stderr) = craftmate(&["train", "--out", out.to_str().unwrap(), "--resume"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--single"), "{stderr}");
+}
+
+#[test]
+fn export_learned_writes_what_players_taught_as_training_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("m.db");
+    {
+        let mut m = craftmate::memory::Memory::open(&file).unwrap();
+        let form = r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}}}]}"#;
+        m.learn("build a castel", "build a tower", form, "alice", 7).unwrap();
+    }
+    let (code, out, err) = craftmate(&["export-learned", "--memory", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    assert!(rows[0].starts_with("build a tower|{") && rows[0].contains("\"has_name\""), "{out}");
+    // The rows are the released data's format: check-data accepts them.
+    let rows_file = dir.path().join("rows.txt");
+    let (code, _, err) = craftmate(&["export-learned", "--memory", file.to_str().unwrap(), "--out", rows_file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = craftmate(&["check-data", rows_file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("checked 1 rows, 0 errors"), "{out}");
+    // A missing file is a clear error, not a new empty memory.
+    let (code, _, err) = craftmate(&["export-learned", "--memory", dir.path().join("none.db").to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("does not exist"), "{err}");
 }

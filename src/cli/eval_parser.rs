@@ -84,16 +84,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (kind, n) in errors {
         println!("  {n:6}  {kind}");
     }
-    // How well the confidence separates right from wrong parses, in the dialogue manager's bands
-    // (act at once / ask back / treat as chit-chat).
-    println!("confidence bands (exact match within each):");
-    for (name, lo, hi) in
-        [("act", ACT, f32::INFINITY), ("ask back", GUESS, ACT), ("chit-chat", f32::NEG_INFINITY, GUESS)]
-    {
+    // How far the confidence can be trusted: per band, how often the parse is right. The
+    // dialogue acts at once from ACT up, asks back from GUESS up, and treats the rest as chit-chat.
+    println!("reliability (confidence band: parses, exactly right, right ignoring text_span):");
+    for b in report.reliability(eval::BANDS) {
+        let pct = |n: usize| if b.parses == 0 { 0.0 } else { 100.0 * n as f64 / b.parses as f64 };
+        let high = if b.high.is_finite() { format!("{:.3})", b.high) } else { "1]".into() };
+        let role = if b.low >= ACT { "act" } else if b.low >= GUESS { "ask back" } else { "chit-chat" };
+        println!(
+            "  [{:.3}, {high:<7} {role:<9} {:5} parses  {:6.2}% exact  {:6.2}% ignoring text_span",
+            b.low,
+            b.parses,
+            pct(b.exact),
+            pct(b.ignoring_text_spans)
+        );
+    }
+    for (name, lo, hi) in [("act", ACT, f32::INFINITY), ("ask back", GUESS, ACT), ("chit-chat", f32::NEG_INFINITY, GUESS)] {
         let band: Vec<_> = report.records.iter().filter(|r| r.confidence >= lo && r.confidence < hi).collect();
         let right = band.iter().filter(|r| r.correct).count();
-        let pct = if band.is_empty() { 0.0 } else { 100.0 * right as f64 / band.len() as f64 };
-        println!("  {:<24} {:5} parses, {pct:6.2}% exact ({right})", format!("{name} [{lo}, {hi})"), band.len());
+        let spans = band.iter().filter(|r| r.correct_ignoring_text_spans).count();
+        let pct = |n: usize| if band.is_empty() { 0.0 } else { 100.0 * n as f64 / band.len() as f64 };
+        println!("  {name:<10} {:5} parses  {:6.2}% exact  {:6.2}% ignoring text_span", band.len(), pct(right), pct(spans));
     }
     let spans = report.ignoring_text_spans;
     println!(

@@ -6,6 +6,7 @@ pub mod chat;
 pub mod check_data;
 pub mod connect;
 pub mod eval_parser;
+pub mod export_learned;
 pub mod parse;
 pub mod play;
 pub mod scenario;

@@ -1,6 +1,7 @@
-//! `craftmate parse "chat"`: print the logical form the parser reads from one chat line, and its
-//! confidence; `--explain` lists the decisions that confidence is made of, so a researcher can see
-//! which one made the bot ask back.
+//! `craftmate parse "chat"`: print the logical form the bot reads from one chat line — through
+//! the whole understanding path (typos, known lines, the parser, sequences, measures), or the
+//! network alone with `--raw` — and its confidence; `--explain` lists the network's decisions
+//! that confidence is made of, so a researcher can see which one made the bot ask back.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -8,9 +9,25 @@ use std::process::ExitCode;
 use craftmate::logical_form::tokenize;
 use craftmate::parser::Parser;
 use craftmate::parser::decode::Choice;
+use craftmate::understanding::Understanding;
 
-pub fn run(text: &str, model: Option<&Path>, beam: Option<usize>, explain: bool) -> anyhow::Result<ExitCode> {
+pub fn run(text: &str, model: Option<&Path>, beam: Option<usize>, explain: bool, raw: bool) -> anyhow::Result<ExitCode> {
     let parser = super::load_parser(model, beam)?;
+    if !raw {
+        let parsed = parser.parse(text);
+        let understanding = Understanding::new(Some(Box::new(parser)));
+        if let Some(r) = understanding.read(text) {
+            println!("{}", serde_json::to_string_pretty(&r.lf.to_json_value())?);
+            println!("read as: {:?}", r.text);
+            println!("from: {:?}{}", r.source, if r.fixes.is_empty() { String::new() } else { format!(", typos fixed: {:?}", r.fixes) });
+            println!("confidence: {:.3}", r.confidence);
+            if explain {
+                println!("the network alone on the line as typed (confidence {:.3}):", parsed.confidence);
+                print!("{}", explanation(&tokenize(text), &parsed.choices));
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let parsed = parser.parse(text);
     println!("{}", serde_json::to_string_pretty(&parsed.lf.to_json_value())?);
     println!("confidence: {:.3}", parsed.confidence);
@@ -19,7 +36,6 @@ pub fn run(text: &str, model: Option<&Path>, beam: Option<usize>, explain: bool)
     }
     Ok(ExitCode::SUCCESS)
 }
-
 /// The choices, least sure first (ties in decoding order), one a line: probability, then the
 /// token or the quoted words of a span.
 fn explanation(words: &[String], choices: &[Choice]) -> String {

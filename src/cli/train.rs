@@ -108,10 +108,12 @@ pub struct SingleOptions {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::keep_freed_memory();
     let single = &args.single_options;
-    if !args.single && (single.resume || single.init.is_some() || single.pause_after.is_some()) {
-        anyhow::bail!("--resume, --init and --pause-after train one network: add --single");
+    // Fine-tuning (`--init models/parser --data ROWS`) trains one network.
+    let single_run = args.single || single.init.is_some();
+    if !single_run && (single.resume || single.pause_after.is_some()) {
+        anyhow::bail!("--resume and --pause-after train one network: add --single");
     }
-    if args.single { run_single(&args) } else { run_recipe(&args) }
+    if single_run { run_single(&args) } else { run_recipe(&args) }
 }
 
 /// The annotated rows split as every run splits them, with the NOOP and templated examples added

@@ -3,16 +3,17 @@
 //! 1. The chat gate ([`crate::safety::gate`]) answers empty, overlong and disallowed lines.
 //! 2. A question the bot asked this player (which one? are you sure? did you mean?) takes the
 //!    line first: the state machine in [`super::waiting`] says what it does.
-//! 3. Otherwise a logical form comes from, in order: a scenario's `lf` override, the exact-match
-//!    table, the parser. Too little confidence counts as chit-chat, never as a command; some
-//!    confidence makes a "did you mean?" question.
+//! 3. Otherwise a logical form comes from, in order: a scenario's `lf` override, what the player
+//!    taught the bot (a "did you mean?" answered yes or amended, kept in memory), and
+//!    [`crate::understanding`] (typos, known lines, the parser, sequences, measures). Too little
+//!    confidence counts as chit-chat, never as a command; some confidence makes a "did you mean?"
+//!    question that says everything the bot would do.
 //! 4. The form is routed by dialogue type: commands to the interpreter (whose plans
 //!    [`crate::interpreter::execute`] carries out), questions to memory, naming and feedback to
 //!    memory updates, capabilities and chit-chat to canned lines or the language model.
 
 use super::answers::{looked_choice, named_choice};
 use super::context::Context;
-use super::exact::ExactTable;
 use super::say;
 use super::waiting::{Next, Questions, Reading, Waiting};
 use crate::interpreter::actions::{self, Plan};
@@ -20,22 +21,23 @@ use crate::interpreter::context::Turn;
 use crate::interpreter::execute::{Executed, describe_plans, execute};
 use crate::interpreter::problem::{Choice, Problem};
 use crate::interpreter::{naming, questions};
-use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize};
-use crate::memory::MemoryId;
+use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize, validate_json};
+use crate::memory::{Memory, MemoryId};
 use crate::parser::Parser;
+use crate::understanding::{Reading as Understood, Source, Understanding};
 use crate::safety::gate::{ChatGate, Screened};
 use crate::schematics;
 use crate::tasks::TaskMeta;
 
 /// Default confidence for acting on a parse at once, and for asking it back as a guess.
-pub const ACT_CONFIDENCE: f32 = 0.5;
+pub const ACT_CONFIDENCE: f32 = 0.6;
 pub const GUESS_CONFIDENCE: f32 = 0.15;
 
 pub struct DialogueManager {
     /// The checks every line passes first.
     pub gate: ChatGate,
-    pub exact: ExactTable,
-    pub parser: Option<Box<dyn Parser>>,
+    /// From chat to a logical form: known lines, typos, the parser, sequences, measures.
+    pub understanding: Understanding,
     /// Parses less sure than this are not acted on straight away.
     pub min_confidence: f32,
     /// Commands at least this sure (but below `min_confidence`) are offered back as a guess,
@@ -54,8 +56,7 @@ impl DialogueManager {
     pub fn new(parser: Option<Box<dyn Parser>>) -> DialogueManager {
         DialogueManager {
             gate: ChatGate::default(),
-            exact: ExactTable::default_table(),
-            parser,
+            understanding: Understanding::new(parser),
             min_confidence: ACT_CONFIDENCE,
             guess_confidence: GUESS_CONFIDENCE,
             limits: schematics::Limits::default(),
@@ -106,19 +107,44 @@ impl DialogueManager {
             }
             match step.next {
                 Next::Carry { chat, lf, plans, confirmed } => return self.execute(cx, plans, &chat, &lf, confirmed),
+                Next::Learn { chat, lf, plans } => {
+                    self.learn(cx, &chat, &chat, &lf);
+                    return self.execute(cx, plans, &chat, &lf, false);
+                }
+                Next::Amend { chat, lf } => return self.amend(cx, &chat, &lf, &text),
                 Next::Retry { chat, lf, prefer } => return self.command(cx, &chat, &lf, Some(prefer)),
                 Next::Say(line) => return vec![line],
                 Next::New { note } => replies.extend(note.map(String::from)),
             }
         }
-        let Some((lf, confidence)) = self.understand(cx.speaker, &text) else {
+        // The line as typed: its punctuation still tells steps apart ("spawn a cow, build a tower").
+        let Some(reading) = self.understand(cx.speaker, cx.memory, chat) else {
             // No parser loaded and not a known line: answer as chit-chat, which points to help.
             replies.extend(self.small_talk(cx, &text));
             return replies;
         };
-        if confidence < self.min_confidence && lf.dialogue_type != DialogueType::Noop {
+        let Understood { text, lf, confidence, source, .. } = reading;
+        if source == Source::HowTo && self.llm.is_none() {
+            replies.push(say::how_to());
+            return replies;
+        }
+        if source == Source::DidYou {
+            replies.push(did_you(&text, cx.tasks));
+            return replies;
+        }
+        // A question changes nothing in the world: an unsure one is answered (an odd answer is
+        // cheap), a command needs the full confidence.
+        let needed = if lf.dialogue_type == DialogueType::GetMemory { self.guess_confidence } else { self.min_confidence };
+        if confidence < needed && lf.dialogue_type != DialogueType::Noop {
             if let Some(question) = self.guess(cx, &text, &lf, confidence) {
                 replies.push(question);
+                return replies;
+            }
+            // An unsure reading of something the bot cannot do at all is still said plainly.
+            if lf.dialogue_type == DialogueType::HumanGiveCommand
+                && lf.actions().iter().all(|a| a.action_type == crate::logical_form::ActionType::OtherAction)
+            {
+                replies.push("I don't know how to do that yet.".into());
                 return replies;
             }
             tracing::debug!(confidence, "parse too unsure; treating as chit-chat");
@@ -126,7 +152,47 @@ impl DialogueManager {
             return replies;
         }
         replies.extend(self.route(cx, &text, &lf));
+        // A number, colour or compass word the form does not use is said, never dropped in silence.
+        if lf.dialogue_type == DialogueType::HumanGiveCommand && matches!(source, Source::Parser | Source::Steps) {
+            let missed = crate::understanding::details::unused(&lf, &tokenize(&text));
+            if !missed.is_empty() {
+                replies.push(format!("(I didn't get what you meant by \"{}\".)", missed.join(" ")));
+            }
+        }
         replies
+    }
+
+    /// "What should I change?" was answered with `line`: the whole command again, or the part to
+    /// change ("20 long and 5 high"), read together with the guessed line `chat`. The amended
+    /// command runs and is remembered for `chat`.
+    fn amend(&mut self, cx: &mut Context, chat: &str, guessed: &LogicalForm, line: &str) -> Vec<String> {
+        let (prepared, _) = self.understanding.prepare(line);
+        let command = |r: &Understood| r.lf.dialogue_type == DialogueType::HumanGiveCommand && r.confidence >= self.guess_confidence;
+        let amended = self
+            .understanding
+            .read_prepared(&prepared)
+            .filter(|r| command(r) && r.lf.actions().first().map(|a| a.action_type) == guessed.actions().first().map(|a| a.action_type))
+            .or_else(|| self.understanding.read_prepared(&format!("{chat} {prepared}")).filter(command));
+        let Some(r) = amended else {
+            return vec!["Sorry, I still don't get it. Could you say the whole command again?".into()];
+        };
+        let mut replies = self.command(cx, &r.text, &r.lf, None);
+        if self.learn(cx, chat, &r.text, &r.lf) {
+            replies.push(format!("Got it; next time \"{chat}\" means that."));
+        }
+        replies
+    }
+
+    /// Remembers that the prepared line `key` means `lf` (whose spans index `text`).
+    fn learn(&self, cx: &mut Context, key: &str, text: &str, lf: &LogicalForm) -> bool {
+        let now = cx.now();
+        match cx.memory.learn(key, text, &lf.to_json_value().to_string(), cx.speaker, now) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!("could not remember what \"{key}\" means: {e}");
+                false
+            }
+        }
     }
 
     /// For a command the parser is unsure of (but not hopeless about), what the bot would do,
@@ -142,18 +208,21 @@ impl DialogueManager {
         Some(format!("Not sure I got that. Did you mean: {what}? (yes/no)"))
     }
 
-    /// A logical form for the chat: override, exact table, then the parser.
-    fn understand(&self, speaker: &str, text: &str) -> Option<(LogicalForm, f32)> {
-        if let Some((_, _, lf)) = self.overrides.iter().rev().find(|(s, t, _)| s == speaker && t == text) {
-            return Some((lf.clone(), 1.0));
+    /// A logical form for the chat: a scenario's override, what the player taught, then
+    /// [`Understanding`].
+    fn understand(&self, speaker: &str, memory: &Memory, chat: &str) -> Option<Understood> {
+        let normalized = normalize(chat);
+        if let Some((_, _, lf)) = self.overrides.iter().rev().find(|(s, t, _)| s == speaker && *t == normalized) {
+            return Some(Understood { text: normalized, lf: lf.clone(), confidence: 1.0, source: Source::Given, fixes: Vec::new() });
         }
-        if let Some(lf) = self.exact.lookup(text) {
-            return Some((lf.clone(), 1.0));
+        let (prepared, fixes) = self.understanding.prepare(chat);
+        if let Ok(Some(taught)) = memory.learned(&prepared)
+            && let Ok(lf) = validate_json(&taught.text, &taught.form)
+        {
+            return Some(Understood { text: taught.text, lf, confidence: 1.0, source: Source::Taught, fixes });
         }
-        self.parser.as_ref().map(|p| {
-            let parsed = p.parse(text);
-            (parsed.lf, parsed.confidence)
-        })
+        let unfixed = self.understanding.prepare_unfixed(chat);
+        self.understanding.read_best(&prepared, &unfixed).map(|r| Understood { fixes, ..r })
     }
 
     fn route(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm) -> Vec<String> {
@@ -162,6 +231,8 @@ impl DialogueManager {
             // Open questions ("what do you like to build?") are annotated as GET_MEMORY without
             // filters: nothing in memory answers them, so they are small talk.
             DialogueType::GetMemory if lf.filters.is_none() && self.llm.is_some() => self.small_talk(cx, text),
+            // "how are you?" is read as a question without anything to look up.
+            DialogueType::GetMemory if lf.filters.is_none() && say::small_talk(text).is_some() => say::small_talk(text).into_iter().collect(),
             DialogueType::GetMemory => {
                 let answer = questions::answer(&mut Turn::new(cx.speaker, text, cx.world, cx.memory), lf, cx.tasks);
                 vec![answer]
@@ -232,6 +303,23 @@ impl DialogueManager {
     }
 }
 
+/// "have you built a house?": yes with where, from the bot's own history, or no.
+fn did_you(text: &str, tasks: &crate::tasks::TaskStack) -> String {
+    const SMALL: &[&str] = &["have", "has", "did", "you", "ever", "built", "build", "made", "make", "a", "an", "the", "any", "yet", "already", "dug", "dig", "destroyed", "done", "today", "one"];
+    let things: Vec<&str> = text.split_whitespace().filter(|w| !SMALL.contains(w)).collect();
+    let done = tasks.history().iter().rev().find(|r| {
+        things.iter().any(|t| r.description.split(|c: char| !c.is_alphanumeric()).any(|w| w == *t || w == t.trim_end_matches('s')))
+    });
+    match (done, things.is_empty()) {
+        (Some(r), _) => format!("Yes — I was {}.", r.description),
+        (None, false) => format!("No, I haven't done anything with a {} yet.", things.join(" ")),
+        (None, true) => match tasks.history().last() {
+            Some(r) => format!("Last I was {}.", r.description),
+            None => "No, I haven't done anything yet.".into(),
+        },
+    }
+}
+
 /// A line that may answer a question, read as the state machine asks: by memory and the
 /// world for a choice, by understanding it on its own for its dialogue type.
 struct Heard<'h, 'c> {
@@ -248,7 +336,7 @@ impl Reading for Heard<'_, '_> {
     }
 
     fn dialogue_type(&mut self) -> Option<DialogueType> {
-        self.dm.understand(self.cx.speaker, self.text).map(|(lf, _)| lf.dialogue_type)
+        self.dm.understand(self.cx.speaker, self.cx.memory, self.text).map(|r| r.lf.dialogue_type)
     }
 }
 
@@ -257,6 +345,7 @@ mod tests {
     use super::*;
     use crate::tasks::TaskStack;
     use crate::logical_form::validate_json;
+    use crate::memory::Memory;
     use crate::memory::fixture::Fixture;
 
     /// A manager primed to read "destroy the red tower" (the fixture has two red towers).
@@ -308,7 +397,10 @@ mod tests {
         let (mut f, mut tasks, mut dm) = unsure(0.3);
         dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), "cube");
         let r = dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), "no");
-        assert_eq!(r, vec!["Sorry, I got that wrong. Could you say it another way?".to_string()]);
+        assert_eq!(r, vec!["Sorry, I got that wrong. What should I change?".to_string()]);
+        assert!(dm.is_waiting() && tasks.current().is_none());
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), "never mind");
+        assert_eq!(r, vec!["Okay, never mind.".to_string()]);
         assert!(!dm.is_waiting() && tasks.current().is_none());
         // A new line instead of an answer is understood on its own (here: asked back again).
         dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), "cube");
@@ -318,6 +410,37 @@ mod tests {
         dm.expect_parse("alice", "stop", validate_json("stop", r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "STOP"}]}"#).unwrap());
         let r = dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), "stop");
         assert!(r[0].contains("not doing anything"), "{r:?}");
+    }
+
+    #[test]
+    fn a_corrected_guess_is_learned_kept_in_the_memory_file_and_used_next_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.db");
+        let (f, mut tasks, mut dm) = unsure(0.3);
+        let mut memory = Memory::open(&file).unwrap();
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "cube");
+        assert!(r[0].starts_with("Not sure I got that. Did you mean: building a cube"), "{r:?}");
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "no");
+        assert_eq!(r, ["Sorry, I got that wrong. What should I change?"]);
+        // The amendment is acted on, and remembered for the line the guess was about.
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "tower please");
+        assert!(r.iter().any(|l| l.starts_with("Okay, building a tower")), "{r:?}");
+        assert!(r.iter().any(|l| l.contains("next time \"cube\" means that")), "{r:?}");
+        drop(memory);
+        // A restart: a new manager and the memory file opened again. The same line is now
+        // understood at once, as the tower, with no question.
+        let (_, mut tasks, mut dm) = unsure(0.3);
+        let mut memory = Memory::open(&file).unwrap();
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "cube");
+        assert!(r.iter().any(|l| l.starts_with("Okay, building a tower")), "{r:?}");
+        assert!(!dm.is_waiting());
+        let taught = memory.all_learned().unwrap();
+        assert_eq!((taught.len(), taught[0].key.as_str(), taught[0].text.as_str()), (1, "cube", "tower please"));
+        // A yes to a guess is remembered as it was.
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "wall");
+        assert!(r[0].starts_with("Not sure"), "{r:?}");
+        dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "yes");
+        assert_eq!(memory.learned("wall").unwrap().map(|l| l.text), Some("wall".to_string()));
     }
 
     #[test]

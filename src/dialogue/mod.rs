@@ -6,7 +6,6 @@
 
 pub mod answers;
 pub mod context;
-pub mod exact;
 pub mod manager;
 pub mod say;
 pub mod waiting;

@@ -23,18 +23,18 @@ pub fn capabilities(lf: &LogicalForm) -> String {
     }
 }
 
+/// A reply to "how do I make a furnace?" when no language model is set up: the bot knows no
+/// crafting recipes, but it can hand the player the thing.
+pub fn how_to() -> String {
+    "Sorry, I don't know crafting recipes. I can give you things though: try \"give me a furnace\".".into()
+}
+
 /// A reply to chat that is not a command, when no language model is set up.
 pub fn chit_chat(text: &str) -> String {
+    if let Some(line) = small_talk(text) {
+        return line;
+    }
     let t = text.to_lowercase();
-    if ["hello", "hi", "hey", "howdy", "yo", "greetings"].iter().any(|g| t.split_whitespace().next() == Some(g)) {
-        return pick(&["Hello! What shall we build?", "Hi there! Need a hand?", "Hey! I'm ready when you are."], &t).into();
-    }
-    if t.contains("your name") || t.contains("who are you") {
-        return "I'm craftmate, a building helper. Ask me to build, dig or fetch things.".into();
-    }
-    if t.contains("thank") {
-        return "You're welcome!".into();
-    }
     pick(
         &[
             "I'm better with building than chatting! Try \"build a red tower\" or \"what can you do\".",
@@ -45,4 +45,32 @@ pub fn chit_chat(text: &str) -> String {
         &t,
     )
     .into()
+}
+
+/// The bot's answer to everyday small talk it knows ("hi", "good morning", "how are you", "are
+/// you a robot", thanks), if the line is such.
+pub fn small_talk(text: &str) -> Option<String> {
+    let t = text.to_lowercase();
+    let first = t.split_whitespace().next();
+    if ["hello", "hi", "hey", "howdy", "yo", "greetings", "hiya", "sup"].iter().any(|g| first == Some(g)) {
+        return Some(pick(&["Hello! What shall we build?", "Hi there! Need a hand?", "Hey! I'm ready when you are."], &t).into());
+    }
+    for part in ["morning", "afternoon", "evening"] {
+        if t.starts_with(&format!("good {part}")) {
+            return Some(format!("Good {part}! What shall we build today?"));
+        }
+    }
+    if t.starts_with("how are you") || t.starts_with("how 're you") || t.starts_with("how r you") || t.starts_with("how do you feel") {
+        return Some("I'm good, thanks — ready to build! What would you like?".into());
+    }
+    if ["are you a robot", "are you a bot", "are you an ai", "are you human", "are you real", "are you a person"].iter().any(|q| t.starts_with(q)) {
+        return Some("Yes, I'm a bot — a building helper that runs right here on your computer.".into());
+    }
+    if t.contains("your name") || t.contains("who are you") {
+        return Some("I'm craftmate, a building helper. Ask me to build, dig or fetch things.".into());
+    }
+    if t.contains("thank") {
+        return Some("You're welcome!".into());
+    }
+    None
 }

@@ -9,8 +9,12 @@
 //!   open; anything else asks again.
 //! - **are you sure?** — "yes" carries out the plans; "no" drops them ("Okay, I won't."); any
 //!   other line counts as no ("I'll take that as a no.") and is then taken on its own.
-//! - **did you mean?** — a short "yes" carries out the guessed plans; a short "no" asks for other
-//!   words; any other line (and "stop", which must still stop) is taken on its own.
+//! - **did you mean?** — a short "yes" carries out the guessed plans and the bot remembers what
+//!   the line meant; a short "no" asks "What should I change?"; any other line (and "stop", which
+//!   must still stop) is taken on its own.
+//! - **what should I change?** — the next line amends the guess ("20 long and 5 high", or the
+//!   whole command again) and the amended command runs and is remembered; "never mind" drops it;
+//!   "stop" is taken on its own.
 //!
 //! Questions belong to one player, so another player's line never answers them, and a question
 //! left unanswered for [`ANSWER_TICKS`] is dropped with a polite line ([`Questions::expire`]).
@@ -35,6 +39,8 @@ pub enum Waiting {
     /// "Did you mean: …? (yes/no)" about an unsure parse — yes carries out the plans; any other
     /// line is taken as a new one.
     Guess { chat: String, lf: LogicalForm, plans: Vec<Plan> },
+    /// "What should I change?" after a "no" to a guess — the next line amends it.
+    Amend { chat: String, lf: LogicalForm },
 }
 
 /// A question asked of one player at a tick.
@@ -59,6 +65,10 @@ pub trait Reading {
 pub enum Next {
     /// Carry out the held-back plans; `confirmed` when the player said yes to "are you sure?".
     Carry { chat: String, lf: LogicalForm, plans: Vec<Plan>, confirmed: bool },
+    /// Carry out a guess the player said yes to, and remember what the line meant.
+    Learn { chat: String, lf: LogicalForm, plans: Vec<Plan> },
+    /// The line amends the guessed command `lf` for `chat`: read it, act on it, remember it.
+    Amend { chat: String, lf: LogicalForm },
     /// Run the command again, preferring the chosen memory.
     Retry { chat: String, lf: LogicalForm, prefer: MemoryId },
     /// Say this; the line is used up.
@@ -90,9 +100,22 @@ impl Asked {
             Waiting::Guess { chat, lf, plans } => {
                 let short = words.len() <= 3 && words.first().is_some_and(|w| w != "stop");
                 match if short { yes_no(words) } else { None } {
-                    Some(true) => done(Next::Carry { chat, lf, plans, confirmed: false }),
-                    Some(false) => done(Next::Say("Sorry, I got that wrong. Could you say it another way?".into())),
+                    Some(true) => done(Next::Learn { chat, lf, plans }),
+                    Some(false) => Step {
+                        next: Next::Say("Sorry, I got that wrong. What should I change?".into()),
+                        still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Amend { chat, lf } }),
+                    },
                     None => done(Next::New { note: None }),
+                }
+            }
+            Waiting::Amend { chat, lf } => {
+                let dropped = matches!(words.join(" ").as_str(), "never mind" | "nevermind" | "nothing" | "forget it" | "cancel" | "no" | "nope");
+                if dropped {
+                    done(Next::Say("Okay, never mind.".into()))
+                } else if words.first().is_some_and(|w| w == "stop") {
+                    done(Next::New { note: None })
+                } else {
+                    done(Next::Amend { chat, lf })
                 }
             }
             Waiting::Which { chat, lf, choices } => {
@@ -220,9 +243,15 @@ mod tests {
     #[test]
     fn did_you_mean_yes_no_and_a_new_line() {
         let s = step(guess(), "yes", &mut Fake::default());
-        assert!(matches!(s.next, Next::Carry { confirmed: false, .. }), "{s:?}");
+        assert!(matches!(s.next, Next::Learn { .. }), "{s:?}");
         let s = step(guess(), "no thanks", &mut Fake::default());
-        assert!(matches!(s.next, Next::Say(ref l) if l.starts_with("Sorry, I got that wrong")), "{s:?}");
+        assert!(matches!(s.next, Next::Say(ref l) if l == "Sorry, I got that wrong. What should I change?"), "{s:?}");
+        let amend = s.still.expect("waiting for the change");
+        assert!(matches!(amend.waiting, Waiting::Amend { .. }));
+        let s = amend.answer(&tokenize("20 long and 5 high"), &mut Fake::default(), 60);
+        assert!(matches!(s.next, Next::Amend { ref chat, .. } if chat == "cube") && s.still.is_none(), "{s:?}");
+        let never = asked(Waiting::Amend { chat: "cube".into(), lf: lf() });
+        assert!(matches!(step(never, "never mind", &mut Fake::default()).next, Next::Say(ref l) if l == "Okay, never mind."));
         // A longer line is new even if it starts like an answer; "stop" keeps its meaning.
         for line in ["yes build a red cube now", "stop", "tower with a door"] {
             let s = step(guess(), line, &mut Fake::default());

@@ -24,6 +24,9 @@ pub struct Turn<'a> {
     pub tick: u64,
     /// The answer to a "which one?" question: pick this memory when it is among the matches.
     pub prefer: Option<crate::memory::MemoryId>,
+    /// Boxes earlier actions of the same command will build ("a red cube, then a blue cube"):
+    /// later builds keep clear of them.
+    pub planned: Vec<crate::world::BBox>,
 }
 
 impl<'a> Turn<'a> {
@@ -39,7 +42,7 @@ impl<'a> Turn<'a> {
         };
         let eye = Vec3::new(speaker_pos.x, speaker_pos.y + EYE_HEIGHT, speaker_pos.z);
         let look_hit = raycast::first_block(world, eye, speaker_look, LOOK_RANGE);
-        Turn { speaker: speaker.to_string(), text, tokens, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None }
+        Turn { speaker: speaker.to_string(), text, tokens, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned: Vec::new() }
     }
 
     pub fn words(&self, span: Span) -> Vec<String> {

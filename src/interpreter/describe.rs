@@ -70,3 +70,14 @@ mod tests {
         assert_eq!(the(&f.memory, id), "the red pillar");
     }
 }
+
+/// The plural of a noun as the bot says it: "towers", "torches", "boxes", "sheep".
+pub fn plural(w: &str) -> String {
+    if matches!(w.rsplit(' ').next(), Some("sheep" | "cod" | "salmon" | "fish" | "deer")) {
+        w.to_string()
+    } else if w.ends_with('s') || w.ends_with('x') || w.ends_with("ch") || w.ends_with("sh") {
+        format!("{w}es")
+    } else {
+        format!("{w}s")
+    }
+}

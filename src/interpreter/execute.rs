@@ -123,7 +123,10 @@ fn acknowledge(recipe: &Arc<dyn Recipe>, times: &Times, label: &str, speaker: &s
 
 /// What a task does, as a phrase: "building a red cube (3 times)".
 fn doing(recipe: &Arc<dyn Recipe>, times: &Times, label: &str, speaker: &str) -> String {
-    let what = recipe.doing(label, speaker);
+    let what = match recipe.details() {
+        Some(d) => format!("{}, {d}", recipe.doing(label, speaker)),
+        None => recipe.doing(label, speaker),
+    };
     let how = match times {
         Times::Count(1) => String::new(),
         Times::Count(n) => format!(" ({n} times)"),

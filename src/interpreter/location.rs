@@ -55,10 +55,11 @@ fn look_spot(turn: &Turn) -> Option<Pos> {
 
 /// Where a thing goes: the location the player gave, else the default place in front of them.
 pub fn place_or_default(turn: &mut Turn, loc: Option<&LocationArg>, purpose: Purpose) -> Result<Target> {
-    match loc {
-        Some(l) => resolve(turn, l, purpose),
-        None => Ok(default_place(turn)),
-    }
+    let t = match loc {
+        Some(l) => resolve(turn, l, purpose)?,
+        None => default_place(turn),
+    };
+    Ok(with_said_offset(turn, t))
 }
 
 /// The default place for a build when none is said: where the speaker points if that is close,
@@ -95,7 +96,11 @@ fn coref(turn: &Turn, words: &[String], purpose: Purpose) -> Result<Target> {
         (true, Purpose::Place) => Ok(look_spot(turn).filter(|s| s.distance(turn.speaker_block()) <= 16.0).map(Target::at).unwrap_or_else(|| default_place(turn))),
         (false, _) => match look_spot(turn) {
             Some(s) => Ok(Target::at(s)),
-            None => Err(Problem::say("I can't tell where you mean. Look at the spot and say it again?")),
+            // Looking at nothing (the sky, the far horizon): "over there" is some steps ahead.
+            None => {
+                let f = directions::forward(turn.speaker_look);
+                Ok(Target::at(turn.speaker_block() + Pos::new(f.x * 6, 0, f.z * 6)))
+            }
         },
     }
 }
@@ -132,7 +137,7 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
             _ => (turn.speaker_block(), None, turn.speaker_look),
         }
     };
-    let steps = number_in(turn, l.steps).or_else(|| number_in(turn, l.has_measure));
+    let steps = number_in(turn, l.steps).or_else(|| number_in(turn, l.has_measure)).or_else(|| said(turn).map(|(n, _)| n));
     let mut t = Target { pos: base, anchor, step: None, steps, near: false };
     match dir {
         None | Some(RelativeDirection::Between) => {}
@@ -155,7 +160,9 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
             let f = directions::forward(turn.speaker_look);
             t.pos = Pos::new(if f.x > 0 { b.min.x - 2 } else if f.x < 0 { b.max.x + 2 } else { base.x }, b.min.y, if f.z > 0 { b.min.z - 2 } else if f.z < 0 { b.max.z + 2 } else { base.z });
         }
-        Some(d) => match directions::offset(d, frame) {
+        // A compass word said with the direction wins: the form has no north, so the parser writes
+        // "10 blocks north" as some direction of the speaker's.
+        Some(d) => match directions::said_compass(&turn.tokens).map(|(_, s)| s).or_else(|| directions::offset(d, frame)) {
             Some(step) => {
                 t.step = Some(step);
                 // Out of the anchor's box, then the asked number of steps (default 2 clear).
@@ -167,6 +174,24 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         },
     }
     Ok(t)
+}
+
+/// "10 blocks north", "5 to my right" said anywhere in the chat.
+fn said(turn: &Turn) -> Option<(i32, Pos)> {
+    directions::said_offset(&turn.tokens, turn.speaker_look)
+}
+
+/// A distance and direction the chat says ("10 blocks east") that the form left out, applied to
+/// a target that has no direction yet: never silently dropped.
+pub fn with_said_offset(turn: &Turn, mut t: Target) -> Target {
+    if t.step.is_none()
+        && let Some((n, step)) = said(turn)
+    {
+        t.pos = t.pos + Pos::new(step.x * n, 0, step.z * n);
+        t.step = Some(step);
+        t.steps = Some(n);
+    }
+    t
 }
 
 /// How far from the box's centre its side lies along a unit step.

@@ -21,6 +21,9 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         return about_tasks(filters, tasks);
     }
     if filters.memory_type == Some(MemoryType::Agent) {
+        if matches!(&filters.output, Some(Output::Attribute(a)) if a.attribute == Attribute::Name(AttributeName::Name)) {
+            return format!("I'm {}, a building helper. Say \"what can you do\" to see what I can do.", turn.world.agent_name());
+        }
         let p = turn.agent_pos();
         return format!("I'm at {p}, {}.", relative(turn, p.feet()));
     }
@@ -37,6 +40,11 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     // "the tall thing", "that structure": generic nouns never block a match the other words make.
     let (specific, _) = super::reference::without_generic(filters, turn);
     let result = match turn.memory.query(&specific, &turn.query_ctx()) {
+        // "the pumpkin box" read as two words: asked again as one name.
+        Ok(r) if r.hits.is_empty() && !counting => match super::reference::as_one_name(&specific) {
+            Some(named) => turn.memory.query(&named, &turn.query_ctx()).unwrap_or(r),
+            None => r,
+        },
         Ok(r) => r,
         Err(e) => {
             tracing::warn!("question failed: {e}");
@@ -142,7 +150,12 @@ fn about_tasks(filters: &Filters, tasks: &TaskStack) -> String {
     let running = filters.triples().iter().any(|t| matches!(t.obj_text, Some(TextValue::Fixed(ref f)) if f.fixed_value == FixedText::CurrentlyRunning));
     if running {
         return match (tasks.current(), tasks.paused()) {
-            (Some(now), _) => format!("I'm {now}."),
+            (Some(now), _) => match tasks.current_progress() {
+                Some((done, total)) if total > 0 => {
+                    format!("I'm {now}: {done} of {total} blocks done ({}%).", done * 100 / total)
+                }
+                _ => format!("I'm {now}."),
+            },
             (None, Some(p)) => format!("Nothing right now; I stopped {p}. Say \"resume\" to go on."),
             (None, None) => "Nothing right now. What should I do?".into(),
         };
@@ -179,7 +192,7 @@ fn asked_about(turn: &Turn, filters: &Filters) -> String {
 }
 
 fn plural(w: &str) -> String {
-    if w.ends_with('s') || w.ends_with('x') || w.ends_with("ch") { format!("{w}es") } else { format!("{w}s") }
+    super::describe::plural(w)
 }
 
 fn capital(s: &str) -> String {

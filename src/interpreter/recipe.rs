@@ -19,6 +19,12 @@ pub trait Recipe: std::fmt::Debug + Send + Sync {
         label.to_string()
     }
 
+    /// What a player should hear to know exactly what will be done — sizes and place
+    /// ("20 long and 5 high, at (3, 5, 4)") — when the label does not say it.
+    fn details(&self) -> Option<String> {
+        None
+    }
+
     /// The recipe as its own type, for tests and callers that look inside one.
     fn as_any(&self) -> &dyn std::any::Any;
 }

@@ -106,6 +106,27 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
     (f, constrained)
 }
 
+/// A name of several words read as separate words ("the pumpkin box" as a block type and a
+/// name): the same filters with those words as one name, when they are one run of words.
+pub(crate) fn as_one_name(filters: &Filters) -> Option<Filters> {
+    let Some(WhereClause::And(items)) = &filters.where_clause else { return None };
+    let wordy = |t: &Triple| matches!(t.pred_text, Predicate::HasName | Predicate::HasBlockType | Predicate::HasColour | Predicate::HasTag);
+    let mut spans: Vec<Span> =
+        items.iter().filter_map(|i| if let WhereItem::Triple(t) = i && wordy(t) { t.obj_span() } else { None }).collect();
+    if spans.len() < 2 {
+        return None;
+    }
+    spans.sort_by_key(|s| s.start);
+    if spans.windows(2).any(|w| w[1].start != w[0].end + 1) {
+        return None;
+    }
+    let mut kept: Vec<WhereItem> = items.iter().filter(|i| !matches!(i, WhereItem::Triple(t) if wordy(t))).cloned().collect();
+    kept.push(WhereItem::Triple(Triple::new(Predicate::HasName, Span::new(spans[0].start, spans[spans.len() - 1].end))));
+    let mut f = filters.clone();
+    f.where_clause = Some(WhereClause::And(kept));
+    Some(f)
+}
+
 fn wants_all(filters: &Filters) -> bool {
     match &filters.selector {
         Some(SelectorArg::Kind(QuantityKind::All)) => true,
@@ -223,7 +244,12 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
         }));
     }
 
-    let result = turn.memory.query(&filters, &turn.query_ctx())?;
+    let mut result = turn.memory.query(&filters, &turn.query_ctx())?;
+    if !result.hits.iter().any(|h| want.accepts(h.kind))
+        && let Some(named) = as_one_name(&filters)
+    {
+        result = turn.memory.query(&named, &turn.query_ctx())?;
+    }
     let hits: Vec<&Hit> = result.hits.iter().filter(|h| want.accepts(h.kind)).collect();
     if hits.is_empty() {
         let what = phrase(turn, r);

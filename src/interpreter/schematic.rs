@@ -71,8 +71,21 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
             }
         }
     }
-    // Numbers in the whole phrase ("a 5 by 3 wall", "4 x 4 x 4") fill what triples left open.
-    let phrase = words(schematic.text_span, tokens);
+    // Numbers in the whole phrase ("a 5 by 3 wall", "4 x 4 x 4") fill what triples left open;
+    // a count ("2 towers", the selector's ordinal) is not a size.
+    let ordinal = schematic.filters.as_ref().and_then(|f| f.selector.as_ref()).and_then(|s| s.as_selector()).and_then(|s| match &s.ordinal {
+        Some(crate::logical_form::Ordinal::Span(sp)) => Some(*sp),
+        _ => None,
+    });
+    let mut phrase = words(schematic.text_span, tokens);
+    if let (Some(o), Some(t)) = (ordinal, schematic.text_span) {
+        for k in o.start..=o.end {
+            if let Some(w) = k.checked_sub(t.start).and_then(|i| phrase.get_mut(i)) {
+                w.clear();
+            }
+        }
+        phrase.retain(|w| !w.is_empty());
+    }
     let refs: Vec<&str> = phrase.iter().map(String::as_str).collect();
     req = req.or_dimensions(ShapeRequest::parse_dimensions(&refs));
     // "9 high", "3 blocks wide": a size word right after a number is that number's unit.

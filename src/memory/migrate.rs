@@ -11,6 +11,7 @@
 //! - v2: triples gain `confidence`, `source` (told/perceived/inferred) and `obj_key` (the lemma
 //!   form queries match), a trigger that forgets a triple's memory row with it, and the indexes
 //!   queries need; tasks gain `description`; schematics gain `name_key`.
+//! - v3: the `learned` table (lines players taught the bot by answering "did you mean?").
 
 use rusqlite::{Connection, params};
 
@@ -21,7 +22,7 @@ use super::store::{APPLICATION_ID, SCHEMA_VERSION};
 type Step = fn(&rusqlite::Transaction) -> rusqlite::Result<()>;
 
 /// Steps indexed by the version they start from.
-const STEPS: &[(u32, Step)] = &[(1, v1_to_v2)];
+const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3)];
 
 /// Brings the database from `from` up to [`SCHEMA_VERSION`]. On error nothing has changed.
 pub fn upgrade(conn: &mut Connection, from: u32) -> Result<(), String> {
@@ -52,6 +53,13 @@ fn run_steps(conn: &mut Connection, from: u32) -> Result<(), String> {
     tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"))
         .map_err(|e| e.to_string())?;
     tx.commit().map_err(|e| e.to_string())
+}
+
+/// v2 → v3: a new table, nothing else changes.
+fn v2_to_v3(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "CREATE TABLE learned (key TEXT PRIMARY KEY, text TEXT NOT NULL, form TEXT NOT NULL, speaker TEXT NOT NULL, tick INTEGER NOT NULL);",
+    )
 }
 
 /// v1 → v2. The triples table is rebuilt (a new CHECK constraint cannot be added in place), the

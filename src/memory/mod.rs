@@ -17,6 +17,7 @@
 pub(crate) mod cache;
 pub mod chats;
 pub mod error;
+pub mod learned;
 pub mod migrate;
 pub mod objects;
 pub mod query;

@@ -1,4 +1,4 @@
--- craftmate memory, schema version 2 (the current one).
+-- craftmate memory, schema version 3 (the current one).
 --
 -- Every memory has a row in `memories`; the other tables add what a kind needs. Ids never repeat
 -- (AUTOINCREMENT), so a stale reference ("that", a task's target) can never land on a new thing.
@@ -92,3 +92,14 @@ CREATE TABLE schematics (
     blocks TEXT NOT NULL                 -- JSON: [[x, y, z, "block_id"], ...] relative to the origin
 );
 CREATE INDEX schematics_name ON schematics(name_key);
+
+-- What players taught the bot: a chat line (as prepared for reading: normalized, typos fixed)
+-- and the logical form it turned out to mean, after a "did you mean?" was answered yes or amended.
+-- `text` is the line the form's spans index (the key itself, or the amended line).
+CREATE TABLE learned (
+    key     TEXT    PRIMARY KEY,
+    text    TEXT    NOT NULL,
+    form    TEXT    NOT NULL,
+    speaker TEXT    NOT NULL,
+    tick    INTEGER NOT NULL
+);

@@ -94,7 +94,8 @@ fn a_version_1_file_is_migrated_and_backed_up() {
     let path = dir.path().join("old.db");
     write_v1(&path);
     let m = Memory::open(&path).unwrap();
-    assert_eq!(m.schema_version().unwrap(), 2);
+    assert_eq!(m.schema_version().unwrap(), SCHEMA_VERSION);
+    assert!(m.all_learned().unwrap().is_empty(), "the v3 table of taught lines exists");
     assert!(dir.path().join("old.db.v1.bak").exists(), "the v1 file is kept beside the new one");
     // Keys were computed: "Houses" matches house, "Grey" the colour gray.
     assert_eq!(m.objects_with_name("house").unwrap(), vec![1]);
@@ -165,7 +166,7 @@ fn foreign_and_newer_files_are_refused() {
     Connection::open(&newer).unwrap().execute_batch("PRAGMA user_version = 9").unwrap();
     let before = std::fs::read(&newer).unwrap();
     let err = Memory::open(&newer).err().expect("refused");
-    assert!(matches!(err, MemoryError::TooNew { found: 9, supported: 2, .. }), "{err}");
+    assert!(matches!(err, MemoryError::TooNew { found: 9, supported: SCHEMA_VERSION, .. }), "{err}");
     assert!(err.to_string().contains("newer"), "{err}");
     assert_eq!(std::fs::read(&newer).unwrap(), before);
 }

@@ -48,6 +48,11 @@ pub trait Parser {
     /// Parses raw chat (normalised inside). Always returns a form that passes `validate` for the
     /// normalised text.
     fn parse(&self, text: &str) -> Parsed;
+    /// The words the parser has learned (its input vocabulary), for correcting typos towards
+    /// them; empty when it has none.
+    fn vocabulary(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// File names inside a model directory.
@@ -350,6 +355,10 @@ impl NeuralParser {
 }
 
 impl Parser for NeuralParser {
+    fn vocabulary(&self) -> Vec<String> {
+        self.words.words()
+    }
+
     fn parse(&self, text: &str) -> Parsed {
         let words = logical_form::tokenize(text);
         if words.is_empty() {

@@ -55,6 +55,11 @@ impl WordVocab {
         Ok(WordVocab { tokenizer, size, unk })
     }
 
+    /// Every word in the vocabulary (the padding and unknown markers left out).
+    pub fn words(&self) -> Vec<String> {
+        self.tokenizer.get_vocab(true).into_keys().filter(|w| w != UNK && w != WORD_PAD).collect()
+    }
+
     /// The tokenizer as JSON text, for saving.
     pub fn to_json(&self) -> Result<String> {
         self.tokenizer.to_string(false).map_err(|e| ParserError::Tokenizer(e.to_string()))

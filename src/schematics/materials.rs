@@ -156,6 +156,14 @@ pub fn chosen_block(
 ) -> Result<Option<Block>, SchematicError> {
     let colour = colour.map(str::trim).filter(|c| !c.is_empty());
     let material_word = material_word.map(str::trim).filter(|m| !m.is_empty());
+    // "a gold cube", "an emerald pillar": a word read as a colour that names a block is that
+    // block (gold blocks, not yellow wool).
+    if material_word.is_none()
+        && let Some(c) = colour
+        && let Ok(Material::Exact(b)) = material(c)
+    {
+        return Ok(Some(b));
+    }
     let colour = match colour {
         Some(c) => Some(canonical_colour(c).ok_or_else(|| SchematicError::UnknownColour(c.to_string()))?),
         None => None,

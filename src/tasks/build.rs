@@ -44,6 +44,10 @@ impl Build {
 }
 
 impl Task for Build {
+    fn progress(&self) -> Option<(usize, usize)> {
+        Some(self.edit.progress())
+    }
+
     fn kind(&self) -> TaskKind {
         TaskKind::Build
     }

@@ -23,6 +23,10 @@ impl Destroy {
 }
 
 impl Task for Destroy {
+    fn progress(&self) -> Option<(usize, usize)> {
+        Some(self.edit.progress())
+    }
+
     fn kind(&self) -> TaskKind {
         TaskKind::Destroy
     }

@@ -68,6 +68,10 @@ impl Dig {
 }
 
 impl Task for Dig {
+    fn progress(&self) -> Option<(usize, usize)> {
+        Some(self.edit.progress())
+    }
+
     fn kind(&self) -> TaskKind {
         TaskKind::Dig
     }

@@ -103,6 +103,12 @@ fn needs_break(world: &dyn World, p: Pos, t: Block) -> bool {
 }
 
 impl Edit {
+    /// `(targets done, targets in all)`: placed, broken or found already right.
+    pub(crate) fn progress(&self) -> (usize, usize) {
+        let r = self.report;
+        ((r.placed + r.broken + r.already).min(self.targets.len()), self.targets.len())
+    }
+
     /// An engine for these targets (later duplicates of a position win).
     pub(crate) fn new(targets: Vec<(Pos, Block)>) -> Edit {
         let mut seen = FxHashMap::default();

@@ -29,6 +29,10 @@ impl Fill {
 }
 
 impl Task for Fill {
+    fn progress(&self) -> Option<(usize, usize)> {
+        Some(self.edit.as_ref().map_or((0, self.positions.len()), |e| e.progress()))
+    }
+
     fn kind(&self) -> TaskKind {
         TaskKind::Fill
     }

@@ -120,6 +120,10 @@ pub trait Task {
             ChildOutcome::Failed(reason) => Some(Step::Failed(reason)),
         }
     }
+    /// How far along the task is, `(blocks done, blocks in all)`, for tasks that change blocks.
+    fn progress(&self) -> Option<(usize, usize)> {
+        None
+    }
     /// The blocks this task works on, if it has such a region (loops use it to test conditions
     /// at the "front" of a dig).
     fn region(&self) -> Option<BBox> {

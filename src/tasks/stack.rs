@@ -249,6 +249,13 @@ impl TaskStack {
         Some(e.frames.first()?.task.describe())
     }
 
+    /// How far along the running top command is, `(blocks done, blocks in all)`, when it
+    /// changes blocks.
+    pub fn current_progress(&self) -> Option<(usize, usize)> {
+        let e = self.entries.last().filter(|e| e.record.state != TaskState::Paused)?;
+        e.frames.first()?.task.progress()
+    }
+
     /// The running top command's id and kind.
     pub fn current_task(&self) -> Option<(TaskId, TaskKind)> {
         let e = self.entries.last().filter(|e| e.record.state != TaskState::Paused)?;

@@ -72,10 +72,17 @@ pub fn load_annotated(path: &Path) -> Result<Vec<Example>> {
     Ok(out)
 }
 
-/// `n` chit-chat lines (seeded sample) as NOOP examples.
+/// `n` chit-chat lines (seeded sample) as NOOP examples. Lines said to the bot ("what are you
+/// doing", "hold on", "stop it": the chit-chat file has many) are left out: as NOOP examples they
+/// taught the parser to read those commands and questions as small talk, sure of itself.
 pub fn load_noop(path: &Path, n: usize, seed: u64) -> Result<Vec<Example>> {
     let text = std::fs::read_to_string(path).map_err(|source| ParserError::Io { path: path.into(), source })?;
-    let mut lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let exact = crate::understanding::exact::ExactTable::default_table();
+    let mut lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !crate::understanding::everyday::is_for_the_bot(&crate::logical_form::normalize(l), &exact))
+        .collect();
     lines.shuffle(&mut StdRng::seed_from_u64(seed));
     Ok(lines
         .into_iter()
@@ -114,6 +121,16 @@ mod tests {
     #[test]
     fn an_annotated_example_knows_its_row() {
         assert_eq!((Origin::Annotated(9500).annotated_row(), Origin::Chat.annotated_row()), (Some(9500), None));
+    }
+
+    #[test]
+    fn chit_chat_examples_leave_out_lines_said_to_the_bot() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chat.txt");
+        std::fs::write(&path, "what are you doing right now\nhold on\ni love pizza\nstop it\nnice weather today\n").unwrap();
+        let mut kept: Vec<String> = load_noop(&path, 10, 1).unwrap().iter().map(Example::text).collect();
+        kept.sort();
+        assert_eq!(kept, ["i love pizza", "nice weather today"]);
     }
 
     #[test]

@@ -40,6 +40,8 @@ impl Tally {
 pub struct Record {
     pub text: String,
     pub correct: bool,
+    /// Right once every `text_span` key is left out of both forms.
+    pub correct_ignoring_text_spans: bool,
     pub error: Option<&'static str>,
     pub confidence: f32,
     pub choices: Vec<crate::parser::decode::Choice>,
@@ -62,7 +64,39 @@ pub struct Report {
     pub latencies_ms: Vec<f64>,
 }
 
+/// One band of a reliability table: parses whose confidence lies in `[low, high)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    pub low: f32,
+    pub high: f32,
+    pub parses: usize,
+    pub exact: usize,
+    pub ignoring_text_spans: usize,
+}
+
+/// The confidence bands of the reliability table: finer where the dialogue decides.
+pub const BANDS: &[f32] = &[0.0, 0.15, 0.3, 0.5, 0.7, 0.9, 0.97, 0.995];
+
 impl Report {
+    /// How often parses are right, per confidence band (`edges`, ascending; the last band runs
+    /// to 1 inclusive).
+    pub fn reliability(&self, edges: &[f32]) -> Vec<Band> {
+        let mut bands: Vec<Band> = edges
+            .iter()
+            .enumerate()
+            .map(|(i, &low)| Band { low, high: edges.get(i + 1).copied().unwrap_or(f32::INFINITY), parses: 0, exact: 0, ignoring_text_spans: 0 })
+            .collect();
+        for r in &self.records {
+            if let Some(b) = bands.iter_mut().rev().find(|b| r.confidence >= b.low) {
+                b.parses += 1;
+                b.exact += usize::from(r.correct);
+                b.ignoring_text_spans += usize::from(r.correct_ignoring_text_spans);
+            }
+        }
+        bands
+    }
+
+
     /// The `q`-quantile of the latencies (0 ≤ q ≤ 1).
     pub fn latency(&self, q: f64) -> f64 {
         if self.latencies_ms.is_empty() {
@@ -133,7 +167,8 @@ pub fn evaluate(parser: &dyn Parser, examples: &[Example]) -> Report {
         let predicted = parsed.lf.to_json_value();
         let ok = predicted == example.json;
         report.overall.add(ok);
-        report.ignoring_text_spans.add(ok || without_text_spans(&predicted) == without_text_spans(&example.json));
+        let ok_spans = ok || without_text_spans(&predicted) == without_text_spans(&example.json);
+        report.ignoring_text_spans.add(ok_spans);
         let dialogue = example.json.get("dialogue_type").and_then(Value::as_str).unwrap_or("?").to_string();
         report.by_dialogue.entry(dialogue).or_default().add(ok);
         for action in action_types(&example.json) {
@@ -146,6 +181,7 @@ pub fn evaluate(parser: &dyn Parser, examples: &[Example]) -> Report {
         report.records.push(Record {
             text,
             correct: ok,
+            correct_ignoring_text_spans: ok_spans,
             error,
             confidence: parsed.confidence,
             choices: parsed.choices,

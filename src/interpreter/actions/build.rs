@@ -34,9 +34,33 @@ impl Recipe for Build {
     fn doing(&self, label: &str, _: &str) -> String {
         format!("building {label}")
     }
+    fn details(&self) -> Option<String> {
+        let (first, _) = self.blocks.first()?;
+        let bbox = self.blocks.iter().fold(BBox::new(*first, *first), |b, (p, _)| b.union(&BBox::new(*p, *p)));
+        Some(format!("{}, at {}", size_phrase(&self.label, bbox), bbox.min))
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// A build's measures the way players say them: "20 long and 5 high" for walls and lines,
+/// "4 by 4 by 4" for boxes, "7 wide, 9 long and 5 high" otherwise.
+pub fn size_phrase(label: &str, bbox: BBox) -> String {
+    let [x, y, z] = bbox.size();
+    let (long, wide) = (x.max(z), x.min(z));
+    if x == y && y == z {
+        return format!("{x} by {x} by {x}");
+    }
+    let upright = ["wall", "fence", "line", "row"].iter().any(|w| label.split(' ').any(|l| l.trim_end_matches('s') == *w));
+    if wide == 1 || upright {
+        return match (long, y) {
+            (l, 1) => format!("{l} long"),
+            (l, h) if wide == 1 => format!("{l} long and {h} high"),
+            (l, h) => format!("{l} long, {wide} thick and {h} high"),
+        };
+    }
+    format!("{wide} wide, {long} long and {y} high")
 }
 
 /// "build something": a small house of the bot's own choosing.
@@ -69,7 +93,9 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
         let y = if vertical { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
         let bodies = [turn.speaker_block(), turn.agent_pos()];
+        let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
         let blocked = bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1)))
+            || turn.planned.iter().any(overlaps)
             || t.anchor.is_some_and(|a| {
                 // Beside a thing means beside it: standing on its top (the ground under a
                 // pillar is its top) overlaps it too, unless the direction was up or down.
@@ -144,6 +170,11 @@ pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schemati
     }
     if blocks.len() > limits.max_blocks {
         return Err(Problem::say(format!("That's {} blocks; I build at most {} at a time.", blocks.len(), limits.max_blocks)));
+    }
+    if let Some((first, _)) = blocks.first() {
+        let bbox = blocks.iter().fold(BBox::new(*first, *first), |b, (p, _)| b.union(&BBox::new(*p, *p)));
+        // Keep a block's gap: two builds of one command should not touch.
+        turn.planned.push(BBox::new(bbox.min - Pos::new(1, 0, 1), bbox.max + Pos::new(1, 0, 1)));
     }
     let label = if copies > 1 { format!("{copies} × {label}") } else { label };
     Ok(push(Build { blocks, label: label.clone() }, times, label))

@@ -109,6 +109,16 @@ pub(super) fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| turn.text.clone());
     let name = if left && !name.contains("anti") { format!("{name} anticlockwise") } else { name };
+    // "a little dance", "your best dance moves": the words around a dance are not its name.
+    let name = if crate::tasks::Dance::named(&name, None).is_none() {
+        let plain: Vec<&str> = name
+            .split(' ')
+            .filter(|w| !matches!(*w, "a" | "little" | "small" | "quick" | "short" | "happy" | "nice" | "cool" | "fun" | "funny" | "your" | "best" | "some" | "moves" | "move" | "me" | "for" | "the"))
+            .collect();
+        if plain.is_empty() { "dance".to_string() } else { plain.join(" ") }
+    } else {
+        name
+    };
     let around = a
         .location
         .as_ref()

@@ -29,6 +29,9 @@ impl Recipe for Dig {
     fn doing(&self, label: &str, _: &str) -> String {
         format!("digging {label}")
     }
+    fn details(&self) -> Option<String> {
+        Some(format!("at {}", self.top))
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
@@ -39,12 +42,25 @@ fn dig_size(turn: &Turn, a: &Action) -> DigSize {
     let mut size = DigSize::default();
     let Some(s) = &a.schematic else { return size };
     let triples = s.filters.as_ref().map(|f| f.triples()).unwrap_or_default();
-    for t in triples {
+    let said = |p: Predicate| triples.iter().any(|t| t.pred_text == p);
+    // "a hole 5 wide" is 5 across both ways; "a trench 10 long" is long one way only.
+    let (width_only, length_only) = (said(Predicate::HasWidth) && !said(Predicate::HasLength), said(Predicate::HasLength) && !said(Predicate::HasWidth));
+    for t in &triples {
         let words = t.obj_span().map(|sp| turn.words(sp)).unwrap_or_default();
         let n = number(&words).map(|v| v.clamp(1, 64) as i32);
         match t.pred_text {
-            Predicate::HasWidth => size.width = n.unwrap_or(size.width),
-            Predicate::HasLength => size.length = n.unwrap_or(size.length),
+            Predicate::HasWidth => {
+                size.width = n.unwrap_or(size.width);
+                if width_only {
+                    size.length = size.width;
+                }
+            }
+            Predicate::HasLength => {
+                size.length = n.unwrap_or(size.length);
+                if length_only {
+                    size.width = size.width.min(2);
+                }
+            }
             Predicate::HasDepth | Predicate::HasHeight => size.depth = n.unwrap_or(size.depth),
             Predicate::HasSize => {
                 if let Some(n) = n {

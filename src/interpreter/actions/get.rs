@@ -53,10 +53,19 @@ impl Recipe for Give {
     }
 }
 
-/// An item id from words: "sword" → diamond_sword, "some bread" → bread, "red wool" → red_wool.
+/// An item id from words: "sword" → diamond_sword, "some bread" → bread, "red wool" → red_wool,
+/// "some torches" → torch.
 fn item_id(words: &[String]) -> Option<String> {
-    let joined = words.iter().filter(|w| !matches!(w.as_str(), "a" | "an" | "some" | "the" | "me")).cloned().collect::<Vec<_>>().join("_");
-    for c in [joined.clone(), joined.trim_end_matches('s').to_string()] {
+    let joined = words
+        .iter()
+        .filter(|w| !matches!(w.as_str(), "a" | "an" | "some" | "the" | "me" | "few" | "couple" | "of" | "more" | "stack" | "stacks" | "pair" | "pieces" | "piece" | "bunch" | "blocks" | "please"))
+        .filter(|w| crate::schematics::numbers::read_number(std::slice::from_ref(*w), 0).is_none())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("_");
+    // Singular forms: "torches" → torch, "swords" → sword, "arrows" → arrow.
+    let singular = [joined.strip_suffix("es"), joined.strip_suffix('s')];
+    for c in std::iter::once(joined.clone()).chain(singular.into_iter().flatten().map(String::from)) {
         if ITEM_KINDS.contains(&c.as_str()) || Block::from_name(&c).is_some_and(|b| !b.is_air()) {
             return Some(c);
         }
@@ -78,11 +87,11 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     });
     if receiver_is_speaker && let Some(item) = item_id(&words) {
         let at = turn.speaker_block();
-        return Ok(push(
-            Give { player: turn.speaker.clone(), item: item.clone(), count: 1, at },
-            Times::Count(1),
-            format!("bringing you {item}"),
-        ));
+        // "10 oak logs", "a couple of torches", "some bread" (a handful).
+        let count = super::number(&words).or_else(|| (words.iter().any(|w| w == "some")).then_some(4)).unwrap_or(1).clamp(1, 64) as u32;
+        let name = item.replace('_', " ");
+        let label = if count == 1 { format!("bringing you {name}") } else { format!("bringing you {count} {}", describe::plural(&name)) };
+        return Ok(push(Give { player: turn.speaker.clone(), item: item.clone(), count, at }, Times::Count(1), label));
     }
     // Otherwise: go and get a thing we remember.
     let found = reference::resolve_one(turn, r, Want::Anything)?;

@@ -86,7 +86,9 @@ fn terrain_block(words: &[String]) -> Option<Block> {
             return Some(b);
         }
     }
-    words.iter().rev().find_map(|w| terrain_block(std::slice::from_ref(w)).filter(|_| words.len() > 1))
+    // Several words: the last one that is a block ("the grey stone" → stone). One word that is
+    // not a block is not one.
+    if words.len() > 1 { words.iter().rev().find_map(|w| terrain_block(std::slice::from_ref(w))) } else { None }
 }
 
 /// How long a command goes on: once, N times, forever, or until a block is next to it.
@@ -148,4 +150,23 @@ fn target_kind(turn: &Turn, span: Option<Span>) -> Option<TaskKind> {
         s if s.starts_with("spawn") => Some(TaskKind::Spawn),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::terrain_block;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn terrain_words_name_a_block_or_none_and_never_loop() {
+        assert_eq!(terrain_block(&words("stone")).map(|b| b.name()), Some("stone"));
+        assert_eq!(terrain_block(&words("the grey rocks")).map(|b| b.name()), Some("stone"));
+        // "dig a trench 10 blocks long" once read "10 blocks long" as the block to dig down to.
+        assert_eq!(terrain_block(&words("10 blocks long")), None);
+        assert_eq!(terrain_block(&words("10")), None);
+        assert_eq!(terrain_block(&[]), None);
+    }
 }

@@ -102,6 +102,21 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
         return Ok(push(ComeHere(turn.speaker_block()), times, "coming to you"));
     }
     let t = location::resolve(turn, &loc, Purpose::Move)?;
+    // To a thing: stand on the ground beside it, on the side nearest the bot — not on its top
+    // (unless asked), which the bot may have no way up to.
+    if let (Some(b), None) = (t.anchor, t.step)
+        && !turn.has_word("top")
+        && !turn.has_word("inside")
+    {
+        let a = turn.agent_pos();
+        let mut p = Pos::new(a.x.clamp(b.min.x - 1, b.max.x + 1), b.min.y, a.z.clamp(b.min.z - 1, b.max.z + 1));
+        if (b.min.x..=b.max.x).contains(&p.x) && (b.min.z..=b.max.z).contains(&p.z) {
+            p.x = b.min.x - 1;
+        }
+        let pos = Pos::new(p.x, location::ground(turn.world, p.x, p.z, b.min.y), p.z);
+        let label = format!("going to {}", describe_anchor(turn, &loc).unwrap_or_else(|| pos.to_string()));
+        return Ok(push(MoveTo { pos, tolerance: 1 }, times, label));
+    }
     let pos = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
     // To a thing: anywhere beside it will do.
     let tolerance = match (t.near, t.anchor, t.step) {
@@ -112,6 +127,15 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
         _ => 1,
     };
     Ok(push(MoveTo { pos, tolerance }, times, format!("going to {pos}")))
+}
+
+/// "the red tower": the thing a location points at, in the player's words.
+fn describe_anchor(turn: &mut Turn, loc: &LocationArg) -> Option<String> {
+    let r = loc.as_location()?.reference_object.as_deref()?;
+    match reference::resolve_one(turn, r, Want::Anything).ok()? {
+        Referent::Memory { id, .. } => Some(describe::the(turn.memory, id)),
+        Referent::Point(_) => None,
+    }
 }
 
 #[cfg(test)]

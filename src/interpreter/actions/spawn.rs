@@ -68,11 +68,17 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
             _ => None,
         })
         .or_else(|| r.text_span.and_then(|s| span_number(turn, Some(s))))
+        .or_else(|| {
+            // "some cows", "several sheep": more than one without a number; a plural alone, two.
+            let said = |w: &str| turn.has_word(w);
+            let plural = words.last().is_some_and(|w| w.ends_with('s') && !MOB_KINDS.contains(&w.as_str()));
+            if said("some") || said("several") || said("few") { Some(3) } else if said("couple") || plural { Some(2) } else { None }
+        })
         .unwrap_or(1)
         .clamp(1, 20) as u32;
     let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
     let at = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
-    let label = if count == 1 { format!("a {mob}") } else { format!("{count} {mob}s") };
+    let label = if count == 1 { format!("a {mob}") } else { format!("{count} {}", crate::interpreter::describe::plural(&mob.replace('_', " "))) };
     Ok(push(Spawn { mob, at, count }, times, format!("spawning {label}")))
 }
 

@@ -53,6 +53,14 @@ impl ExactTable {
         self.forms.get(&normalize(chat))
     }
 
+    /// Every word of the table's lines.
+    pub fn words(&self) -> Vec<String> {
+        let mut words: Vec<String> = self.forms.keys().flat_map(|t| t.split(' ').map(String::from)).collect();
+        words.sort();
+        words.dedup();
+        words
+    }
+
     pub fn len(&self) -> usize {
         self.forms.len()
     }

@@ -1,0 +1,108 @@
+//! Distances and directions from the speaker: "10 blocks north of me", "5 blocks to my right",
+//! "4 blocks in front of me". Like a measure, the words say it all, so they are written into the
+//! action's location (the speaker, the direction, the number of steps) rather than left to the
+//! parser's guess. Compass words have no direction of their own in the form; the interpreter
+//! reads them from the words.
+
+use std::ops::Range;
+
+use serde_json::{Value, json};
+
+const UNITS: &[&str] = &["block", "blocks", "step", "steps", "space", "spaces", "meter", "meters", "metres"];
+
+fn direction(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "left" => "LEFT",
+        "right" => "RIGHT",
+        "front" | "ahead" | "forward" => "FRONT",
+        "behind" | "back" => "BACK",
+        // The form has no compass: FRONT stands in, and the words decide (see above).
+        "north" | "south" | "east" | "west" => "FRONT",
+        _ => return None,
+    })
+}
+
+/// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me)" in the step, ending the step
+/// or followed by nothing that names another thing; returns the words and the form's parts.
+fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &'static str)> {
+    let end = step.end.min(tokens.len());
+    for k in step.start..end {
+        if tokens[k].parse::<i32>().map_or(true, |n| !(1..=1000).contains(&n)) {
+            continue;
+        }
+        let mut j = k + 1;
+        while j < end && (UNITS.contains(&tokens[j].as_str()) || matches!(tokens[j].as_str(), "to" | "in" | "the" | "my" | "your")) {
+            j += 1;
+        }
+        let Some(dir) = tokens.get(j).filter(|_| j < end).and_then(|w| direction(w)) else { continue };
+        let mut last = j;
+        // "of me", "from here": the speaker; "of the tower": another thing, not handled here.
+        if matches!(tokens.get(j + 1).map(String::as_str), Some("of" | "from")) && j + 1 < end {
+            match tokens.get(j + 2).map(String::as_str) {
+                Some("me" | "here" | "you") => last = j + 2,
+                _ => return None,
+            }
+        }
+        return Some((k..last + 1, k, dir));
+    }
+    None
+}
+
+/// Writes a distance from the speaker said in `step` into the action's location. Returns the
+/// words it covers (empty when the step says none, or names another thing to measure from).
+pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<usize> {
+    let kind = action.get("action_type").and_then(Value::as_str).unwrap_or("");
+    if !matches!(kind, "BUILD" | "DIG" | "SPAWN" | "MOVE" | "FILL") {
+        return Vec::new();
+    }
+    // A location naming a thing ("next to the tower") is the parser's to read.
+    if action.pointer("/location/reference_object/filters").is_some() {
+        return Vec::new();
+    }
+    let Some((words, number, dir)) = find(tokens, step) else { return Vec::new() };
+    // A walk goes from where the bot stands, and its "forward" is the bot's own: only compass
+    // words, which need no frame, are read here for moves.
+    let compass = words.clone().any(|k| matches!(tokens[k].as_str(), "north" | "south" | "east" | "west"));
+    if kind == "MOVE" && !compass {
+        return Vec::new();
+    }
+    let from = if kind == "MOVE" { "AGENT" } else { "SPEAKER" };
+    action["location"] = json!({
+        "reference_object": {"special_reference": {"fixed_value": from}},
+        "relative_direction": dir,
+        "steps": [0, [number, number]],
+        "text_span": [0, [words.start, words.end - 1]],
+    });
+    words.collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::tokenize;
+
+    #[test]
+    fn distances_from_the_speaker_become_the_location() {
+        let t = tokenize("build a tower 10 blocks north of me");
+        let mut a = json!({"action_type": "BUILD", "schematic": {}});
+        assert_eq!(repair(&mut a, &t, 0..t.len()), vec![3, 4, 5, 6, 7]);
+        assert_eq!(a["location"]["steps"], json!([0, [3, 3]]));
+        let t = tokenize("dig a hole 5 blocks to my right");
+        let mut a = json!({"action_type": "DIG", "schematic": {}});
+        assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
+        assert_eq!(a["location"]["relative_direction"], json!("RIGHT"));
+        // A walk forward is the bot's own forward: left to the parser.
+        let t = tokenize("walk 3 steps forward");
+        let mut a = json!({"action_type": "MOVE"});
+        assert!(repair(&mut a, &t, 0..t.len()).is_empty());
+        let t = tokenize("go 10 blocks north");
+        assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
+        assert_eq!(a["location"]["reference_object"]["special_reference"]["fixed_value"], json!("AGENT"));
+        // Measured from another thing, or no direction at all: left alone.
+        for line in ["build a cube 5 blocks north of the blue sphere", "build a wall 5 blocks long"] {
+            let t = tokenize(line);
+            let mut a = json!({"action_type": "BUILD", "schematic": {}});
+            assert!(repair(&mut a, &t, 0..t.len()).is_empty(), "{line}");
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! "give me 10 oak logs", "bring me some torches", "can I have 5 cobblestone?", "spawn some
+//! cows": asking for an item or a mob is common, its words are a closed list (the game's items,
+//! blocks and mobs), and the parser is often unsure of the long names. A line that is exactly
+//! such a request is read by rule.
+
+use serde_json::json;
+
+use crate::logical_form::{LogicalForm, validate_json};
+use crate::world::Block;
+use crate::world::rules::kinds::{ITEM_KINDS, MOB_KINDS};
+
+/// Openings of a request for an item, in words.
+#[rustfmt::skip]
+const ASKS: &[&[&str]] = &[
+    &["give", "me"], &["bring", "me"], &["get", "me"], &["hand", "me"], &["toss", "me"],
+    &["throw", "me"], &["drop", "me"], &["can", "i", "have"], &["can", "i", "get"],
+    &["could", "i", "have"], &["may", "i", "have"], &["i", "need"], &["i", "want"],
+    &["can", "you", "give", "me"], &["could", "you", "give", "me"], &["can", "you", "bring", "me"],
+];
+
+/// Words between the opening and the item: counts and measures of quantity.
+#[rustfmt::skip]
+const QUANTITY: &[&str] = &[
+    "a", "an", "some", "few", "couple", "of", "pieces", "piece", "stacks", "stack", "bunch",
+    "lot", "lots", "more", "several", "the", "blocks", "block", "units",
+];
+
+/// Is `words` an item or block a player can be given ("torches", "magenta stained glass")?
+fn is_item(words: &[String]) -> bool {
+    let joined = words.join("_");
+    let singular = [Some(joined.as_str()), joined.strip_suffix("es"), joined.strip_suffix('s')];
+    singular.into_iter().flatten().any(|c| {
+        ITEM_KINDS.contains(&c) || ITEM_KINDS.iter().any(|i| i.ends_with(&format!("_{c}"))) || Block::from_name(c).is_some_and(|b| !b.is_air())
+    })
+}
+
+/// Where the request's own words end: before "please", a reason ("i 'm hungry", "because …") or
+/// a spot at the speaker ("in front of me", "here").
+fn request_end(words: &[String], start: usize) -> usize {
+    let mut end = words.len();
+    for (i, w) in words.iter().enumerate().skip(start) {
+        let next = words.get(i + 1).map(String::as_str);
+        let reason = matches!(w.as_str(), "because" | "cause" | "cuz" | "since") || (w == "i" && matches!(next, Some("'m" | "am")));
+        let here = matches!(w.as_str(), "here" | "please" | "pls" | "now" | "thanks") || (w == "in" && next == Some("front")) || (matches!(w.as_str(), "near" | "next" | "at") && i > start);
+        if reason || here {
+            end = i;
+            break;
+        }
+    }
+    end
+}
+
+/// "spawn 3 pigs", "summon some cows", "spawn a couple of sheep": the form, if the line is only
+/// that.
+pub fn read_spawn(text: &str) -> Option<LogicalForm> {
+    let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+    if !matches!(words.first().map(String::as_str), Some("spawn" | "summon")) {
+        return None;
+    }
+    let mut start = 1;
+    while words.get(start).is_some_and(|w| QUANTITY.contains(&w.as_str()) || w.parse::<u32>().is_ok()) {
+        start += 1;
+    }
+    let end = request_end(&words, start);
+    if end != start + 1 || end != words.len() {
+        return None;
+    }
+    let noun = &words[start];
+    let singular = [Some(noun.as_str()), noun.strip_suffix("es"), noun.strip_suffix('s')];
+    if !singular.into_iter().flatten().any(|c| MOB_KINDS.contains(&c)) {
+        return None;
+    }
+    let json = json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "SPAWN",
+        "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [start, start]]}]}},
+            "text_span": [0, [1, start]]}}]});
+    validate_json(text, &json.to_string()).ok()
+}
+
+/// The form for a line that only asks for an item, if it is one.
+pub fn read(text: &str) -> Option<LogicalForm> {
+    let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+    let ask = ASKS.iter().find(|a| words.len() > a.len() && words.iter().zip(a.iter()).all(|(w, x)| w == x))?;
+    let mut start = ask.len();
+    let first = start;
+    while words.get(start).is_some_and(|w| QUANTITY.contains(&w.as_str()) || w.parse::<u32>().is_ok()) {
+        start += 1;
+    }
+    let end = request_end(&words, start);
+    if start >= end || !is_item(&words[start..end]) {
+        return None;
+    }
+    let json = json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "GET",
+        "receiver": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}},
+        "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [start, end - 1]]}]}},
+            "text_span": [0, [first, end - 1]]}}]});
+    validate_json(text, &json.to_string()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_for_items_are_read_with_their_words() {
+        for line in ["give me 10 oak logs", "bring me some torches", "can i have 5 cobblestone", "give me 5 pieces of magenta stained glass", "get me a diamond sword please"] {
+            let lf = read(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(lf.actions()[0].action_type, crate::logical_form::ActionType::Get, "{line}");
+        }
+        let lf = read("give me 10 oak logs").unwrap();
+        assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[2,4]]"#), "{}", lf.to_json_value());
+        for line in ["give me a hug", "give me the red cube", "give", "i want to build a house"] {
+            assert!(read(line).is_none(), "{line}");
+        }
+        assert!(read("fetch me some bread i 'm hungry").is_none(), "fetch is read as bring first");
+        assert!(read("bring me some bread i 'm hungry").is_some());
+        assert!(read("give me 5 cobblestones in front of me").is_some());
+    }
+
+    #[test]
+    fn spawning_mobs_is_read_with_the_count_words() {
+        for line in ["spawn some cows", "spawn 3 pigs", "summon a couple of sheep", "spawn a wolf"] {
+            let lf = read_spawn(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(lf.actions()[0].action_type, crate::logical_form::ActionType::Spawn, "{line}");
+        }
+        for line in ["spawn a pig next to the tower", "spawn a castle", "build some cows"] {
+            assert!(read_spawn(line).is_none(), "{line}");
+        }
+    }
+}

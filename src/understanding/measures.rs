@@ -1,0 +1,299 @@
+//! Measures as the player said them: "a brick wall 20 blocks long and 5 high", "a 10 by 3 wall",
+//! "a 4x4x4 cube", "a hole 3 deep".
+//!
+//! A number with its measure word beside it is not ambiguous, but the parser sometimes ties it to
+//! the wrong measure (20 long read as 20 high) or to nothing. So the measures are read from each
+//! step's own words and written into the form as triples pointing at those words, replacing the
+//! measure triples the parser guessed. "A by B" means what it means for the shape: a wall or a
+//! fence is A long and B high; anything else is A wide and B long (and a third number high).
+
+use std::ops::Range;
+
+use serde_json::{Value, json};
+
+use crate::schematics::numbers::read_number;
+
+/// A measure read from the words, with the words it covers (the number and its measure word).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measure {
+    pub predicate: &'static str,
+    pub value: i64,
+    pub words: Range<usize>,
+    /// Words that belong to the measure without being its number ("by", "x", "blocks" in "3 by
+    /// 3 blocks"): no other triple may keep them.
+    pub glue: Range<usize>,
+}
+
+const UNITS: &[&str] = &["block", "blocks", "meter", "meters", "metre", "metres", "tile", "tiles", "units"];
+const BY: &[&str] = &["by", "x", "×", "*"];
+/// Shapes whose "A by B" is a run and a height.
+const UPRIGHT: &[&str] = &["wall", "walls", "fence", "fences", "barrier", "screen"];
+
+fn measure_word(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "long" | "length" | "lengthwise" => "has_length",
+        "high" | "tall" | "height" | "heigh" | "hight" => "has_height",
+        "wide" | "width" | "across" | "broad" => "has_width",
+        "deep" | "depth" | "down" => "has_depth",
+        "thick" | "thickness" => "has_thickness",
+        "radius" => "has_radius",
+        _ => return None,
+    })
+}
+
+/// Nouns that may come before their number: "height of 5", "radius 3".
+fn leading_noun(w: &str) -> Option<&'static str> {
+    match w {
+        "side" | "sides" | "edge" | "edges" | "size" => Some("has_size"),
+        _ => matches!(w, "length" | "height" | "width" | "depth" | "thickness" | "radius").then(|| measure_word(w)).flatten(),
+    }
+}
+
+fn skip(tokens: &[String], mut j: usize, words: &[&str]) -> usize {
+    while tokens.get(j).is_some_and(|w| words.contains(&w.as_str())) {
+        j += 1;
+    }
+    j
+}
+
+/// The measures in `tokens[range]`; `upright` says how to read "A by B".
+pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measure> {
+    let mut found = Vec::new();
+    let mut i = range.start;
+    let end = range.end.min(tokens.len());
+    let number = |k: usize| if k < end { read_number(&tokens[..end], k).filter(|(v, _)| *v > 0) } else { None };
+    while i < end {
+        // "height of 5", "radius 3"
+        if let Some(p) = leading_noun(&tokens[i]) {
+            let k = skip(tokens, i + 1, &["of", "is", "=", "about"]);
+            if let Some((v, n)) = number(k) {
+                found.push(Measure { predicate: p, value: v, words: i..k + n, glue: i..k + n });
+                i = k + n;
+                continue;
+            }
+        }
+        let Some((first, n)) = number(i) else {
+            i += 1;
+            continue;
+        };
+        // "A by B (by C)"
+        let mut chain = vec![(first, i..i + n)];
+        let mut j = i + n;
+        loop {
+            let k = skip(tokens, j, UNITS);
+            if k < end
+                && BY.contains(&tokens[k].as_str())
+                && let Some((v, m)) = number(k + 1)
+            {
+                chain.push((v, k + 1..k + 1 + m));
+                j = k + 1 + m;
+                continue;
+            }
+            break;
+        }
+        if chain.len() >= 2 {
+            let names: &[&'static str] =
+                if upright { &["has_length", "has_height", "has_thickness"] } else { &["has_width", "has_length", "has_height"] };
+            let all = i..j;
+            for ((v, words), p) in chain.into_iter().zip(names) {
+                found.push(Measure { predicate: p, value: v, words, glue: all.clone() });
+            }
+            i = j;
+            continue;
+        }
+        // "20 blocks long", "5 high", "3 deep"
+        let k = skip(tokens, i + n, UNITS);
+        let k = if tokens.get(k).is_some_and(|w| w == "in") { k + 1 } else { k };
+        if k < end
+            && let Some(p) = measure_word(&tokens[k])
+        {
+            found.push(Measure { predicate: p, value: first, words: i..k + 1, glue: i..k + 1 });
+            i = k + 1;
+            continue;
+        }
+        i += n;
+    }
+    // One value a measure: the first said wins ("5 high ... 6 high" keeps 5).
+    let mut seen = Vec::new();
+    found.retain(|m| {
+        let new = !seen.contains(&m.predicate);
+        seen.push(m.predicate);
+        new
+    });
+    found
+}
+
+const MEASURE_PREDICATES: &[&str] = &["has_height", "has_width", "has_length", "has_depth", "has_thickness", "has_radius"];
+
+fn span_range(v: &Value) -> Option<Range<usize>> {
+    let p = v.as_array()?.get(1)?.as_array()?;
+    Some(p.first()?.as_u64()? as usize..p.get(1)?.as_u64()? as usize + 1)
+}
+
+/// The shape words of a schematic's JSON (its `has_name` triples), to choose how "A by B" reads.
+fn is_upright(schematic: &Value, tokens: &[String]) -> bool {
+    triples(schematic).iter().any(|t| {
+        t.get("pred_text").and_then(Value::as_str) == Some("has_name")
+            && t.get("obj_text").and_then(span_range).is_some_and(|r| tokens.get(r).is_some_and(|w| w.iter().any(|x| UPRIGHT.contains(&x.as_str()))))
+    })
+}
+
+fn triples(schematic: &Value) -> Vec<Value> {
+    schematic
+        .pointer("/filters/where_clause/AND")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Writes the measures said in `step` into an action's schematic (JSON), replacing the measure
+/// triples the parser guessed and cutting the measured words out of any other triple ("4 x 4 x 4
+/// gold" as a colour becomes "gold"). Returns the measures written.
+pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<Measure> {
+    let Some(schematic) = action.get_mut("schematic") else { return Vec::new() };
+    let upright = is_upright(schematic, tokens);
+    let measures = read(tokens, step, upright);
+    if measures.is_empty() {
+        return measures;
+    }
+    let claimed = |k: usize| measures.iter().any(|m| m.words.contains(&k) || m.glue.contains(&k));
+    let mut kept: Vec<Value> = Vec::new();
+    for mut t in triples(schematic) {
+        let pred = t.get("pred_text").and_then(Value::as_str).unwrap_or("").to_string();
+        if MEASURE_PREDICATES.contains(&pred.as_str()) {
+            continue;
+        }
+        if let Some(r) = t.get("obj_text").and_then(span_range) {
+            let words: Vec<usize> = r.filter(|k| !claimed(*k)).collect();
+            // The span's words that are not measured, if they still form one run.
+            match (words.first(), words.last()) {
+                (Some(&a), Some(&b)) if b + 1 - a == words.len() => t["obj_text"] = json!([0, [a, b]]),
+                (None, _) | (_, None) => continue,
+                _ => {}
+            }
+            if pred == "has_size" && words.iter().all(|k| read_number(tokens, *k).is_some()) {
+                continue;
+            }
+        }
+        kept.push(t);
+    }
+    for m in &measures {
+        kept.push(json!({"pred_text": m.predicate, "obj_text": [0, [m.words.start, m.words.end - 1]]}));
+    }
+    let Some(obj) = schematic.as_object_mut() else { return Vec::new() };
+    let filters = obj.entry("filters").or_insert_with(|| json!({}));
+    if !filters.is_object() {
+        *filters = json!({});
+    }
+    filters["where_clause"] = json!({"AND": kept});
+    measures
+}
+
+/// "build 2 towers", "make three cubes": a number right before a plural shape is how many to
+/// build, never a size. Written as the schematic's selector (the annotations' convention), with
+/// any measure the parser hung on the number taken off. Returns whether the form changed.
+pub fn count(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool {
+    let Some(schematic) = action.get_mut("schematic") else { return false };
+    let end = step.end.min(tokens.len());
+    let found = (step.start..end).find_map(|k| {
+        let (v, n) = read_number(&tokens[..end], k)?;
+        let noun = tokens.get(k + n)?;
+        // "10 blocks" is a distance or a size, never ten cubes.
+        let unit = UNITS.contains(&noun.as_str());
+        ((2..=10).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))
+    });
+    let Some((k, n)) = found else { return false };
+    if schematic.pointer("/filters/selector").is_some() {
+        return false;
+    }
+    let kept: Vec<Value> = triples(schematic)
+        .into_iter()
+        .filter(|t| !t.get("obj_text").and_then(span_range).is_some_and(|r| r.contains(&k)))
+        .collect();
+    let Some(obj) = schematic.as_object_mut() else { return false };
+    let filters = obj.entry("filters").or_insert_with(|| json!({}));
+    if !filters.is_object() {
+        *filters = json!({});
+    }
+    filters["where_clause"] = json!({"AND": kept});
+    filters["selector"] = json!({"ordinal": [0, [k, k + n - 1]], "return_quantity": "RANDOM"});
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::tokenize;
+
+    fn said(text: &str, upright: bool) -> Vec<(&'static str, i64)> {
+        let t = tokenize(text);
+        read(&t, 0..t.len(), upright).into_iter().map(|m| (m.predicate, m.value)).collect()
+    }
+
+    #[test]
+    fn measures_are_read_the_way_players_mean_them() {
+        assert_eq!(said("build a brick wall 20 blocks long and 5 high here", true), [("has_length", 20), ("has_height", 5)]);
+        assert_eq!(said("build a 10 by 3 wooden wall", true), [("has_length", 10), ("has_height", 3)]);
+        assert_eq!(said("a 5 by 3 platform", false), [("has_width", 5), ("has_length", 3)]);
+        assert_eq!(said("a 4 x 4 x 4 gold cube at 20 5 -10", false), [("has_width", 4), ("has_length", 4), ("has_height", 4)]);
+        assert_eq!(said("dig a hole over there 3 deep", false), [("has_depth", 3)]);
+        assert_eq!(said("a tower with a height of 12", false), [("has_height", 12)]);
+        assert_eq!(said("a tower ten blocks tall", false), [("has_height", 10)]);
+        assert_eq!(said("a cube with sides of 4 blocks", false), [("has_size", 4)]);
+        // Coordinates, counts and distances are not measures.
+        assert!(said("build 3 towers at 10 5 -2", false).is_empty());
+        assert!(said("go 5 blocks north", false).is_empty());
+    }
+
+    #[test]
+    fn the_form_gets_the_measures_and_loses_the_wrong_ones() {
+        let text = "build a brick wall 20 blocks long and 5 high here";
+        let t = tokenize(text);
+        let mut action = json!({"action_type": "BUILD", "schematic": {"text_span": [0, [2, 3]], "filters": {"where_clause": {"AND": [
+            {"pred_text": "has_name", "obj_text": [0, [3, 3]]}, {"pred_text": "has_block_type", "obj_text": [0, [2, 2]]},
+            {"pred_text": "has_height", "obj_text": [0, [4, 6]]}]}}}});
+        let m = repair(&mut action, &t, 0..t.len());
+        assert_eq!(m.len(), 2);
+        let clause = action.pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
+        assert!(clause.contains(r#"{"obj_text":[0,[4,6]],"pred_text":"has_length"}"#), "{clause}");
+        assert!(clause.contains(r#"{"obj_text":[0,[8,9]],"pred_text":"has_height"}"#), "{clause}");
+        assert!(!clause.contains(r#"[0,[4,6]],"pred_text":"has_height""#), "{clause}");
+        assert_eq!(action.pointer("/schematic/text_span").unwrap(), &json!([0, [2, 3]]));
+    }
+
+    #[test]
+    fn a_number_before_a_plural_shape_is_a_count() {
+        let t = tokenize("build 2 towers");
+        let mut action = json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
+            {"pred_text": "has_name", "obj_text": [0, [2, 2]]}, {"pred_text": "has_height", "obj_text": [0, [1, 1]]}]}}}});
+        assert!(count(&mut action, &t, 0..t.len()));
+        let f = action.pointer("/schematic/filters").unwrap().to_string();
+        assert!(f.contains(r#""ordinal":[0,[1,1]]"#) && !f.contains("has_height"), "{f}");
+        for line in ["build a red cube 10 blocks east of here", "make a line 8 blocks long"] {
+            let t = tokenize(line);
+            let mut action = json!({"action_type": "BUILD", "schematic": {}});
+            assert!(!count(&mut action, &t, 0..t.len()), "{line}");
+        }
+        let t = tokenize("build a tower 2 high");
+        let mut action = json!({"action_type": "BUILD", "schematic": {}});
+        assert!(!count(&mut action, &t, 0..t.len()));
+    }
+
+    #[test]
+    fn measured_words_leave_other_triples() {
+        let text = "build a 4 x 4 x 4 gold cube";
+        let t = tokenize(text);
+        let mut action = json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
+            {"pred_text": "has_name", "obj_text": [0, [8, 8]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 7]]}]}}}});
+        repair(&mut action, &t, 0..t.len());
+        let clause = action.pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
+        assert!(clause.contains(r#"{"obj_text":[0,[7,7]],"pred_text":"has_colour"}"#), "{clause}");
+        // "3 by 3 by 3 red": the "by"s go with the measures, leaving the colour.
+        let t = tokenize("build a 3 by 3 by 3 red cube");
+        let mut action = json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
+            {"pred_text": "has_name", "obj_text": [0, [8, 8]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 7]]}]}}}});
+        repair(&mut action, &t, 0..t.len());
+        let clause = action.pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
+        assert!(clause.contains(r#"{"obj_text":[0,[7,7]],"pred_text":"has_colour"}"#), "{clause}");
+    }
+}

@@ -1,0 +1,377 @@
+//! Understanding: from a chat line to the logical form to act on, keeping every detail the player
+//! said.
+//!
+//! The neural [`parser`](crate::parser) is one step of several:
+//! 1. **Prepare** the line: the annotations' word convention, "4x4x4" as "4 x 4 x 4", and typos
+//!    fixed ([`spelling`]): "bulid a red cueb" → "build a red cube".
+//! 2. **Known lines** answer at once: the [`exact`] table, then the same table for the line's core
+//!    with the small words around it peeled off ([`everyday`]): "ok carry on" is "carry on".
+//!    A how-to question ("how do I make a furnace") is chit-chat, never a command; a request for
+//!    an item ("give me 10 oak logs") or a name ("name this tower bob") is read by rule
+//!    ([`giving`], [`naming`]).
+//! 3. **The parser** reads the rest. A line of several steps ("… then come back to me") whose form
+//!    lost a step is read step by step and the steps joined ([`sequence`]).
+//! 4. **Measures** said with their words ("20 long and 5 high", "10 by 3", "3 deep") are written
+//!    into the form ([`measures`]), so a size is never swapped or dropped on the way; a colour or
+//!    material the form left out is added back ([`details`]).
+//!
+//! What the player taught the bot (a corrected line) is looked up by the dialogue, in memory,
+//! between steps 1 and 2.
+
+pub mod details;
+pub mod distance;
+pub mod everyday;
+pub mod exact;
+pub mod giving;
+pub mod measures;
+pub mod naming;
+pub mod sequence;
+pub mod spelling;
+
+use exact::ExactTable;
+use serde_json::Value;
+use spelling::Speller;
+
+use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize, validate_json};
+use crate::parser::Parser;
+
+/// Where a form came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A form given with the line (a scenario's `lf`).
+    Given,
+    /// The exact-match table (the whole line, or its core), or a rule.
+    Known,
+    /// A question about how to do something: chit-chat.
+    HowTo,
+    /// The neural parser, on the whole line.
+    Parser,
+    /// The neural parser, step by step, the steps joined.
+    Steps,
+    /// Something the player taught the bot.
+    Taught,
+    /// A question about what the bot has done ("have you built a house?"): answered from its
+    /// history, never acted on.
+    DidYou,
+}
+
+/// A line as understood.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The line the form's spans index: normalized, typos fixed (for a known core: the core).
+    pub text: String,
+    pub lf: LogicalForm,
+    pub confidence: f32,
+    pub source: Source,
+    /// Typos fixed on the way, `(typed, meant)`.
+    pub fixes: Vec<(String, String)>,
+}
+
+/// The known lines, the parser and the speller.
+pub struct Understanding {
+    pub exact: ExactTable,
+    pub parser: Option<Box<dyn Parser>>,
+    speller: Speller,
+}
+
+/// "x=10 y=5 z=-5", "x: 10, y: 5, z: -5": coordinates with their axis names, as the three numbers
+/// the annotations write.
+fn plain_coordinates(chat: &str) -> String {
+    static XYZ: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bx\s*[=:]?\s*(-?\d+)\s*,?\s*y\s*[=:]?\s*(-?\d+)\s*,?\s*z\s*[=:]?\s*(-?\d+)").expect("a valid pattern")
+    });
+    XYZ.replace_all(chat, "$1 $2 $3").into_owned()
+}
+
+/// "4x4x4" and "10×3" as separate words, the way the measures and the parser read them.
+fn split_times(normalized: &str) -> String {
+    let times = |w: &str| {
+        let parts: Vec<&str> = w.split(['x', '×']).collect();
+        parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    normalized
+        .split_whitespace()
+        .map(|w| if times(w) { w.split(['x', '×']).collect::<Vec<_>>().join(" x ") } else { w.to_string() })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Steps said as sentences or after commas ("spawn a cow, build a tower", "dig here. then come
+/// back") joined with "then", which survives normalizing (punctuation does not).
+fn steps_by_punctuation(chat: &str) -> String {
+    static STEP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        let verbs = sequence::STEP_VERBS.join("|");
+        regex::Regex::new(&format!(r"(?i)\s*[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})\b")).expect("a valid pattern")
+    });
+    // Only after a step of its own: "hey bot, build a cube" is one step.
+    let mut out = String::new();
+    let mut last = 0;
+    for m in STEP.captures_iter(chat) {
+        let (Some(whole), Some(verb)) = (m.get(0), m.get(1)) else { continue };
+        let before = &chat[last..whole.start()];
+        let has_verb = before.split(|c: char| !c.is_alphanumeric()).any(|w| sequence::STEP_VERBS.contains(&w.to_lowercase().as_str()));
+        out.push_str(before);
+        out.push_str(if has_verb { " then " } else { " " });
+        out.push_str(verb.as_str());
+        last = whole.end();
+    }
+    out.push_str(&chat[last..]);
+    out
+}
+
+impl Understanding {
+    pub fn new(parser: Option<Box<dyn Parser>>) -> Understanding {
+        let exact = ExactTable::default_table();
+        let speller = match parser.as_ref().map(|p| p.vocabulary()).filter(|v| !v.is_empty()) {
+            Some(mut vocabulary) => {
+                vocabulary.extend(exact.words());
+                Speller::new(vocabulary)
+            }
+            None => Speller::shorthand_only(),
+        };
+        Understanding { exact, parser, speller }
+    }
+
+    /// Step 1: the line in the annotations' convention, with measures split and typos fixed.
+    pub fn prepare(&self, chat: &str) -> (String, Vec<(String, String)>) {
+        let fixed = self.speller.correct(&split_times(&normalize(&steps_by_punctuation(&plain_coordinates(chat)))));
+        (everyday::plain_verbs(&fixed.text), fixed.fixes)
+    }
+
+    /// The line as prepared but with no typo fixed: a fix can be wrong ("juggle" is not
+    /// "jungle"), so [`Understanding::read_best`] reads both.
+    pub fn prepare_unfixed(&self, chat: &str) -> String {
+        everyday::plain_verbs(&split_times(&normalize(&steps_by_punctuation(&plain_coordinates(chat)))))
+    }
+
+    /// Steps 2–4 for the line with its typos fixed (`fixed`) and without (`unfixed`): the fixed
+    /// reading unless it loses a command the unfixed one has, or is less sure of the same kind.
+    pub fn read_best(&self, fixed: &str, unfixed: &str) -> Option<Reading> {
+        let with = self.read_prepared(fixed);
+        if fixed == unfixed {
+            return with;
+        }
+        let without = self.read_prepared(unfixed);
+        let command = |r: &Option<Reading>| r.as_ref().is_some_and(|r| r.lf.dialogue_type == DialogueType::HumanGiveCommand);
+        match (&with, &without) {
+            (Some(w), _) if w.source == Source::Known => with,
+            (_, Some(_)) if command(&without) && !command(&with) => without,
+            (Some(w), Some(o)) if command(&with) == command(&without) && o.confidence > w.confidence => without,
+            _ => with,
+        }
+    }
+
+    /// Steps 2–4 for a prepared line; `None` when the line is not known and there is no parser.
+    pub fn read_prepared(&self, text: &str) -> Option<Reading> {
+        let reading = |text: &str, lf: LogicalForm, confidence: f32, source: Source| Reading {
+            text: text.to_string(),
+            lf,
+            confidence,
+            source,
+            fixes: Vec::new(),
+        };
+        if let Some(lf) = self.exact.lookup(text) {
+            return Some(self.measured(reading(text, lf.clone(), 1.0, Source::Known)).0);
+        }
+        if let Some(core) = everyday::core(text)
+            && let Some(lf) = self.exact.lookup(&core)
+        {
+            return Some(reading(&core, lf.clone(), 1.0, Source::Known));
+        }
+        if everyday::is_praise(text)
+            && let Some(lf) = self.exact.lookup("good job")
+        {
+            return Some(reading("good job", lf.clone(), 1.0, Source::Known));
+        }
+        if let Some(lf) = giving::read(text).or_else(|| giving::read_spawn(text)).or_else(|| naming::read(text)) {
+            return Some(reading(text, lf, 1.0, Source::Known));
+        }
+        if everyday::is_did_you(text) {
+            return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::DidYou));
+        }
+        if everyday::is_how_to(text) {
+            return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::HowTo));
+        }
+        let parser = self.parser.as_ref()?;
+        let parsed = parser.parse(text);
+        let choices = parsed.choices;
+        let mut best = reading(text, parsed.lf, parsed.confidence, Source::Parser);
+        let tokens = tokenize(text);
+        let steps = sequence::steps(&tokens);
+        let commands = if best.lf.dialogue_type == DialogueType::HumanGiveCommand { best.lf.actions().len() } else { 0 };
+        // Several steps: each read on its own, kept when the whole line lost a step or was
+        // less sure than its least sure step.
+        if steps.len() > 1 && commands <= steps.len() {
+            let mut parts = Vec::new();
+            let mut confidence = 1.0f32;
+            let mut verb: Option<String> = None;
+            for r in &steps {
+                let words = &tokens[r.clone()];
+                // A step without a verb borrows the one before ("build a red wall, then a blue
+                // tower"); its words then start one later.
+                let (step, offset) = match &verb {
+                    Some(v) if !sequence::has_verb(words) && r.start > 0 => (format!("{v} {}", words.join(" ")), r.start - 1),
+                    _ => (words.join(" "), r.start),
+                };
+                if sequence::has_verb(words) {
+                    verb = words.first().cloned();
+                }
+                let lf = match self.exact.lookup(&step) {
+                    Some(lf) => lf.clone(),
+                    None => {
+                        let p = parser.parse(&step);
+                        confidence = confidence.min(p.confidence);
+                        p.lf
+                    }
+                };
+                parts.push((offset, lf));
+            }
+            if let Some(joined) = sequence::join(text, &parts)
+                && (commands < steps.len() || confidence > best.confidence)
+            {
+                best = reading(text, joined, confidence, Source::Steps);
+            }
+        }
+        let (mut best, measured, located) = self.measured(best);
+        if best.source == Source::Parser && !measured.is_empty() && !choices.is_empty() {
+            best.confidence = confidence_without(&choices, &measured, located);
+        }
+        Some(best)
+    }
+
+    /// The whole path for one chat line.
+    pub fn read(&self, chat: &str) -> Option<Reading> {
+        let (text, fixes) = self.prepare(chat);
+        let unfixed = self.prepare_unfixed(chat);
+        self.read_best(&text, &unfixed).map(|r| Reading { fixes, ..r })
+    }
+
+    /// Step 4: measures said in each step written into its action's schematic; with the words
+    /// the measures cover.
+    fn measured(&self, mut r: Reading) -> (Reading, Vec<usize>, bool) {
+        let mut covered = Vec::new();
+        if r.lf.dialogue_type != DialogueType::HumanGiveCommand {
+            return (r, covered, false);
+        }
+        let tokens = tokenize(&r.text);
+        let steps = sequence::steps(&tokens);
+        let mut v = r.lf.to_json_value();
+        let Some(actions) = v.get_mut("action_sequence").and_then(Value::as_array_mut) else { return (r, covered, false) };
+        let n = actions.len();
+        let mut changed = false;
+        let mut located = false;
+        for (i, action) in actions.iter_mut().enumerate() {
+            let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
+            changed |= details::repair(action, &tokens, step.clone());
+            let moved = distance::repair(action, &tokens, step.clone());
+            changed |= !moved.is_empty();
+            located |= !moved.is_empty();
+            covered.extend(moved);
+            changed |= measures::count(action, &tokens, step.clone());
+            let found = measures::repair(action, &tokens, step);
+            changed |= !found.is_empty();
+            covered.extend(found.into_iter().flat_map(|m| m.words));
+        }
+        if changed {
+            match validate_json(&r.text, &v.to_string()) {
+                Ok(lf) => r.lf = lf,
+                Err(e) => {
+                    tracing::debug!(?e, "measures left out: the repaired form did not validate");
+                    covered.clear();
+                    located = false;
+                }
+            }
+        }
+        (r, covered, located)
+    }
+}
+
+/// The parser's confidence without its choices about measures, once the measures were read
+/// from the words instead: the measure predicates, spans over measured words, and the brackets
+/// that decided how many triples there are.
+fn confidence_without(choices: &[crate::parser::decode::Choice], measured: &[usize], located: bool) -> f32 {
+    const MEASURE_TOKENS: &[&str] = &[
+        "v:has_width", "v:has_height", "v:has_length", "v:has_depth", "v:has_thickness", "v:has_radius", "v:has_size",
+        "v:has_colour", "v:has_block_type", "{", "}", "[", "]",
+    ];
+    // When the location was read from the words too, the parser's choices about it go as well.
+    const LOCATION_TOKENS: &[&str] = &[
+        "k:location", "k:reference_object", "k:special_reference", "k:relative_direction", "k:steps", "k:fixed_value",
+        "k:contains_coreference", "k:has_measure", "k:text_span", "v:SPEAKER", "v:AGENT", "v:FRONT", "v:BACK", "v:LEFT",
+        "v:RIGHT", "v:UP", "v:DOWN", "v:AWAY", "v:NEAR", "v:yes",
+    ];
+    let log: f32 = choices
+        .iter()
+        .filter(|c| !MEASURE_TOKENS.contains(&c.token.as_str()))
+        .filter(|c| !(located && LOCATION_TOKENS.contains(&c.token.as_str())))
+        .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| measured.contains(&k))))
+        .map(|c| c.log_prob)
+        .sum();
+    log.exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn punctuation_between_steps_becomes_then() {
+        assert_eq!(steps_by_punctuation("spawn a cow, build a tower and then come to me"), "spawn a cow then build a tower and then come to me");
+        assert_eq!(steps_by_punctuation("Dig a hole. Then come back!"), "Dig a hole then come back!");
+        assert_eq!(steps_by_punctuation("build a red, blue and green tower"), "build a red, blue and green tower");
+        assert_eq!(steps_by_punctuation("go to 41.5 64 3"), "go to 41.5 64 3");
+        assert_eq!(steps_by_punctuation("hey bot, build a blue cube"), "hey bot build a blue cube");
+    }
+
+    #[test]
+    fn coordinates_with_axis_names_are_plain_numbers() {
+        assert_eq!(plain_coordinates("build a red cube at x=10 y=5 z=-5"), "build a red cube at 10 5 -5");
+        assert_eq!(plain_coordinates("go to X: 3, Y: 64, Z: -2"), "go to 3 64 -2");
+        assert_eq!(plain_coordinates("a 4 x 4 x 4 cube"), "a 4 x 4 x 4 cube");
+    }
+
+    #[test]
+    fn measures_written_together_are_split() {
+        assert_eq!(split_times("a 4x4x4 cube"), "a 4 x 4 x 4 cube");
+        assert_eq!(split_times("a 10×3 wall"), "a 10 x 3 wall");
+        assert_eq!(split_times("an xbox x 3"), "an xbox x 3");
+    }
+
+    #[test]
+    fn known_lines_and_their_cores_need_no_parser() {
+        let u = Understanding::new(None);
+        let r = u.read("OK, carry on!").expect("known");
+        assert_eq!((r.text.as_str(), r.source), ("carry on", Source::Known));
+        assert_eq!(r.lf.actions()[0].action_type, crate::logical_form::ActionType::Resume);
+        let r = u.read("hold on a sec").expect("known");
+        assert_eq!(r.lf.actions()[0].action_type, crate::logical_form::ActionType::Stop);
+        let r = u.read("what are you doing right now?").expect("known");
+        assert_eq!(r.lf.dialogue_type, DialogueType::GetMemory);
+        let r = u.read("how do I make a furnace").expect("a how-to question");
+        assert_eq!((r.lf.dialogue_type, r.source), (DialogueType::Noop, Source::HowTo));
+        assert!(u.read("build a castle").is_none(), "no parser, not known");
+    }
+
+    /// A parser that knows some words and reads every line as chit-chat.
+    struct Words;
+
+    impl crate::parser::Parser for Words {
+        fn parse(&self, _: &str) -> crate::parser::Parsed {
+            crate::parser::Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 1.0, choices: Vec::new() }
+        }
+        fn vocabulary(&self) -> Vec<String> {
+            ["carry", "on", "right", "now", "what", "are", "you", "doing"].iter().map(|w| w.to_string()).collect()
+        }
+    }
+
+    #[test]
+    fn typos_are_fixed_before_the_table() {
+        let u = Understanding::new(Some(Box::new(Words)));
+        let r = u.read("cary on").expect("known after the fix");
+        assert_eq!(r.lf.actions()[0].action_type, crate::logical_form::ActionType::Resume);
+        assert_eq!(r.fixes, vec![("cary".to_string(), "carry".to_string())]);
+        // With no parser, only shorthand is expanded: ordinary words are never "fixed".
+        let u = Understanding::new(None);
+        assert_eq!(u.prepare("what r u doing right now").0, "what are you doing right now");
+    }
+}

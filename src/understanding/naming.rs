@@ -1,0 +1,84 @@
+//! Naming lines the parser often misses: "name this tower bob", "let's call the red tower the
+//! lighthouse", "that's the tower of doom". The name is everything after the thing named, so a
+//! name of several words stays whole.
+
+use serde_json::{Value, json};
+
+use crate::logical_form::{LogicalForm, validate_json};
+use crate::world::blocks::canonical_colour;
+
+const POINTING: &[&str] = &["this", "that", "it"];
+
+/// The form for a line that names a thing, if it is one.
+pub fn read(text: &str) -> Option<LogicalForm> {
+    let w: Vec<&str> = text.split_whitespace().collect();
+    let mut i = 0;
+    while matches!(w.get(i), Some(&("let" | "'s" | "lets" | "please" | "ok" | "okay" | "now"))) {
+        i += 1;
+    }
+    let (filters, name_start) = match (w.get(i), w.get(i + 1)) {
+        // "that's the tower of doom", "this is my house"
+        (Some(p), Some(&("'s" | "is"))) if POINTING.contains(p) && i == 0 => (json!({"contains_coreference": "yes"}), i + 2),
+        (Some(&("call" | "name")), Some(p)) if POINTING.contains(p) => {
+            // "name this tower bob": a shape word after "this" is the thing, not the name.
+            let skip = usize::from(w.len() > i + 3 && crate::schematics::is_known_shape(w[i + 2]));
+            (json!({"contains_coreference": "yes"}), i + 2 + skip)
+        }
+        (Some(&("call" | "name")), Some(&"the")) => {
+            // "call the red tower the lighthouse": the thing runs to the next "the"/"as".
+            let end = (i + 2..w.len()).find(|k| matches!(w[*k], "the" | "as" | "a"))?;
+            let thing = i + 2..end;
+            if thing.is_empty() || end + 1 >= w.len() {
+                return None;
+            }
+            let mut triples: Vec<Value> = Vec::new();
+            for k in thing.clone() {
+                if canonical_colour(w[k]).is_some() {
+                    triples.push(json!({"pred_text": "has_colour", "obj_text": [0, [k, k]]}));
+                }
+            }
+            let last = thing.end - 1;
+            triples.push(json!({"pred_text": "has_name", "obj_text": [0, [last, last]]}));
+            (json!({"where_clause": {"AND": triples}}), end)
+        }
+        _ => return None,
+    };
+    let mut start = name_start;
+    while matches!(w.get(start), Some(&("the" | "a" | "an" | "as"))) {
+        start += 1;
+    }
+    // "that is my house": the parser reads whose it is, which this rule does not.
+    if matches!(w.get(start), Some(&("my" | "our" | "your" | "his" | "her" | "their"))) {
+        return None;
+    }
+    if start >= w.len() || w.len() - start > 5 || w[start..].iter().any(|x| matches!(*x, "what" | "how" | "where" | "and" | "then")) {
+        return None;
+    }
+    let json = json!({"dialogue_type": "PUT_MEMORY", "filters": filters,
+        "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [start, w.len() - 1]]}]}}});
+    validate_json(text, &json.to_string()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(text: &str) -> Option<String> {
+        let lf = read(text)?;
+        let v = lf.to_json_value();
+        let span = v.pointer("/upsert/memory_data/triples/0/obj_text/1")?.as_array()?.clone();
+        let words: Vec<&str> = text.split(' ').collect();
+        Some(words[span[0].as_u64()? as usize..=span[1].as_u64()? as usize].join(" "))
+    }
+
+    #[test]
+    fn names_of_one_or_more_words_stay_whole() {
+        assert_eq!(tag("name this tower bob").as_deref(), Some("bob"));
+        assert_eq!(tag("let 's call the red tower the lighthouse").as_deref(), Some("lighthouse"));
+        assert_eq!(tag("that 's the tower of doom").as_deref(), Some("tower of doom"));
+        assert_eq!(tag("call it the pumpkin box").as_deref(), Some("pumpkin box"));
+        assert_eq!(tag("that 's what i want and then some"), None);
+        assert_eq!(tag("call me later"), None);
+        assert_eq!(tag("that is my house"), None);
+    }
+}

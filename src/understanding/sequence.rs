@@ -1,0 +1,160 @@
+//! Sequences: "build a green cube here then come back to me", "dig a hole and after that fill
+//! it". The parser often writes only the first step of a long line; here the line is cut at its
+//! connecting words, each part is read on its own, and the parts' actions are joined in order
+//! into one form over the whole line (their spans moved to where each part starts).
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use crate::logical_form::{DialogueType, LogicalForm, validate_json};
+
+/// Words that join two steps, longest first so "and then" wins over "then".
+#[rustfmt::skip]
+const CONNECTORS: &[&[&str]] = &[
+    &["and", "after", "that"], &["and", "then"], &["after", "that"], &["and", "afterwards"],
+    &["afterwards"], &["then"], &["and", "next"], &["once", "you", "'re", "done"],
+    &["when", "you", "'re", "done"], &["when", "you", "are", "done"],
+];
+
+/// Verbs that start a step after a plain "and" ("build a cube and come here"); without one,
+/// "and" joins words inside one step ("a red and blue tower").
+#[rustfmt::skip]
+pub const STEP_VERBS: &[&str] = &[
+    "come", "go", "build", "make", "dig", "destroy", "fill", "follow", "spawn", "give", "bring",
+    "move", "walk", "jump", "dance", "turn", "look", "copy", "undo", "place", "put", "break",
+    "remove", "get", "run", "fly", "stop", "create", "construct", "tell", "show", "spin",
+];
+
+/// Does the "and" at `i` start a new step: "and come here", "and a blue one", "and 2 cows" (but
+/// not "and 3 high", a measure)?
+fn and_starts_step(tokens: &[String], i: usize) -> bool {
+    let next = |k: usize| tokens.get(i + k).map(String::as_str).unwrap_or("");
+    if STEP_VERBS.contains(&next(1)) {
+        return true;
+    }
+    let measure = |w: &str| matches!(w, "long" | "high" | "tall" | "wide" | "deep" | "thick" | "by" | "x");
+    let counted = next(1).parse::<i64>().is_ok() && !measure(next(2)) && !(matches!(next(2), "block" | "blocks") && measure(next(3)));
+    counted || matches!(next(1), "a" | "an" | "another")
+}
+
+/// Does this step start with a verb of its own (else it borrows the step before's: "build a red
+/// wall, then a blue tower")?
+pub fn has_verb(step: &[String]) -> bool {
+    step.first().is_some_and(|w| STEP_VERBS.contains(&w.as_str()) || !matches!(w.as_str(), "a" | "an" | "another" | "the" | "some") && w.parse::<i64>().is_err())
+}
+
+/// The word ranges of the steps in `tokens`: one range for a line with no connector.
+pub fn steps(tokens: &[String]) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < tokens.len() {
+        let len = CONNECTORS
+            .iter()
+            .find(|c| tokens.len() >= i + c.len() && tokens[i..i + c.len()].iter().zip(c.iter()).all(|(t, w)| t == w))
+            .map(|c| c.len())
+            .or_else(|| (tokens[i] == "and" && and_starts_step(tokens, i)).then_some(1));
+        match len {
+            // A connector with words on both sides ends a step.
+            Some(n) if i > start && i + n < tokens.len() => {
+                ranges.push(start..i);
+                start = i + n;
+                i += n;
+            }
+            _ => i += 1,
+        }
+    }
+    ranges.push(start..tokens.len());
+    ranges
+}
+
+/// The step of `steps` holding word `index` (the last one when past the end).
+pub fn step_of(steps: &[Range<usize>], index: usize) -> Option<Range<usize>> {
+    steps.iter().find(|r| r.contains(&index)).cloned().or_else(|| steps.last().cloned())
+}
+
+/// Moves every span `[0, [i, j]]` in a form's JSON by `offset` words.
+fn shift_spans(v: &mut Value, offset: usize) {
+    match v {
+        Value::Array(items) => {
+            let is_span = items.len() == 2
+                && items[0].as_u64() == Some(0)
+                && items[1].as_array().is_some_and(|p| p.len() == 2 && p.iter().all(|n| n.as_u64().is_some()));
+            if is_span {
+                if let Some(p) = items[1].as_array_mut() {
+                    for n in p.iter_mut() {
+                        *n = Value::from(n.as_u64().unwrap_or(0) + offset as u64);
+                    }
+                }
+            } else {
+                items.iter_mut().for_each(|x| shift_spans(x, offset));
+            }
+        }
+        Value::Object(map) => map.values_mut().for_each(|x| shift_spans(x, offset)),
+        _ => {}
+    }
+}
+
+/// Joins the commands read from each step (`(first word of the step, its form)`) into one form
+/// over `text`; `None` unless every step is a command and the joined form is valid.
+pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
+    let mut actions = Vec::new();
+    for (offset, lf) in parts {
+        if lf.dialogue_type != DialogueType::HumanGiveCommand {
+            return None;
+        }
+        let mut v = lf.to_json_value();
+        shift_spans(&mut v, *offset);
+        actions.extend(v.get("action_sequence")?.as_array()?.iter().cloned());
+    }
+    let joined = serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": actions});
+    validate_json(text, &joined.to_string()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::tokenize;
+
+    fn cut(text: &str) -> Vec<String> {
+        let t = tokenize(text);
+        steps(&t).into_iter().map(|r| t[r].join(" ")).collect()
+    }
+
+    #[test]
+    fn lines_are_cut_at_their_connecting_words() {
+        assert_eq!(cut("build a green cube here then come back to me"), ["build a green cube here", "come back to me"]);
+        assert_eq!(cut("dig a hole and after that fill it"), ["dig a hole", "fill it"]);
+        assert_eq!(cut("build a cube and come here"), ["build a cube", "come here"]);
+        assert_eq!(cut("build a red and blue tower"), ["build a red and blue tower"]);
+        assert_eq!(cut("and then"), ["and then"]);
+        assert_eq!(cut("build a tower then"), ["build a tower then"]);
+        assert_eq!(cut("come here, then dance, and then go to 1 2 3"), ["come here", "dance", "go to 1 2 3"]);
+        assert_eq!(cut("spawn 2 pigs and 2 cows"), ["spawn 2 pigs", "2 cows"]);
+        assert_eq!(cut("make a yellow cube and a purple cube"), ["make a yellow cube", "a purple cube"]);
+        assert_eq!(cut("build a wall 5 long and 3 high"), ["build a wall 5 long and 3 high"]);
+        assert_eq!(cut("build a wall 5 blocks long and 3 blocks high"), ["build a wall 5 blocks long and 3 blocks high"]);
+    }
+
+    #[test]
+    fn forms_are_joined_with_their_spans_moved() {
+        let text = "dig a hole then come here";
+        let dig = validate_json(
+            "dig a hole",
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "DIG", "schematic": {"text_span": [0, [2, 2]]}}]}"#,
+        )
+        .unwrap();
+        let come = validate_json(
+            "come here",
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"contains_coreference": "yes", "text_span": [0, [1, 1]]}}]}"#,
+        )
+        .unwrap();
+        let joined = join(text, &[(0, dig.clone()), (4, come)]).expect("joined");
+        assert_eq!(joined.actions().len(), 2);
+        let json = joined.to_json_value().to_string();
+        assert!(json.contains("[0,[5,5]]"), "{json}");
+        let chat = validate_json("hi", r#"{"dialogue_type": "NOOP"}"#).unwrap();
+        assert!(join(text, &[(0, dig), (4, chat)]).is_none());
+    }
+}

@@ -1,0 +1,296 @@
+//! Typos and near-words: "bulid a red cueb" → "build a red cube", "purpel" → "purple".
+//!
+//! Players type fast. A word the bot has never seen is compared with the words it knows — the
+//! parser's vocabulary and the game's own names (shapes, colours, blocks, mobs, items) — and
+//! replaced by the closest one when that one is close enough: one edit for short words, two for
+//! long ones, a swap of two neighbouring letters counting as one edit. Words the bot knows are
+//! never touched, nor are numbers, nor a name the player is giving ("call it zorp").
+//!
+//! The same distance serves the interpreter when a name in a form is not one it knows
+//! ([`nearest`]).
+
+use std::collections::HashSet;
+
+use crate::schematics::shape_words;
+use crate::world::Block;
+use crate::world::blocks::DYE_COLOURS;
+use crate::world::rules::kinds::{ITEM_KINDS, MOB_KINDS};
+
+/// Chat shorthand that no edit distance finds: the word and what it stands for.
+const SHORTHAND: &[(&str, &str)] = &[
+    ("r", "are"),
+    ("u", "you"),
+    ("ur", "your"),
+    ("ya", "you"),
+    ("pls", "please"),
+    ("plz", "please"),
+    ("thx", "thanks"),
+    ("ty", "thanks"),
+    ("ovr", "over"),
+    ("cme", "come"),
+    ("teh", "the"),
+    ("adn", "and"),
+    ("hwo", "how"),
+    ("thr", "there"),
+    ("ther", "there"),
+    ("thier", "their"),
+    ("wat", "what"),
+    ("wht", "what"),
+    ("whats", "what is"),
+    ("wuts", "what is"),
+    ("hw", "how"),
+    ("gimme", "give me"),
+    ("lemme", "let me"),
+    ("cuz", "because"),
+    ("bc", "because"),
+    ("abt", "about"),
+    ("blk", "block"),
+    ("blks", "blocks"),
+];
+
+/// Words after which the next word is a name the player is giving, never a typo.
+const NAMING: &[&str] = &["called", "named", "call", "name", "tag", "label"];
+
+/// Colour words players use beside the sixteen dye colours.
+const COLOUR_WORDS: &[&str] = &["grey", "gold", "golden", "silver", "violet", "aqua", "turquoise", "teal", "navy"];
+
+/// A candidate replacement: a domain word outranks a word merely seen in training chat.
+struct Candidate {
+    word: String,
+    domain: bool,
+}
+
+/// The corrector: what counts as known, and what a typo may become.
+pub struct Speller {
+    known: HashSet<String>,
+    candidates: Vec<Candidate>,
+    /// Whether words are fixed by edit distance at all: only with a real vocabulary (a parser's),
+    /// else too many ordinary words look like typos ("right" one edit from "light").
+    fuzzy: bool,
+}
+
+/// A fixed line: the new text and each replacement made, `(typed, meant)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Corrected {
+    pub text: String,
+    pub fixes: Vec<(String, String)>,
+}
+
+/// The game's own words: shapes, colours, block names, mobs, items (ids split at `_`).
+pub fn domain_words() -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    words.extend(shape_words().into_iter().map(String::from));
+    words.extend(DYE_COLOURS.iter().flat_map(|c| c.split('_')).map(String::from));
+    words.extend(COLOUR_WORDS.iter().map(|w| w.to_string()));
+    words.extend(Block::all().flat_map(|b| b.name().split('_').map(String::from).collect::<Vec<_>>()));
+    words.extend(MOB_KINDS.iter().chain(ITEM_KINDS).flat_map(|k| k.split('_')).map(String::from));
+    words.retain(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()));
+    // Plurals too: "piggs" is nearer "pigs" than "piggy".
+    let plurals: Vec<String> = words.iter().filter(|w| !w.ends_with('s')).map(|w| format!("{w}s")).collect();
+    words.extend(plurals);
+    words.sort();
+    words.dedup();
+    words
+}
+
+impl Speller {
+    /// A corrector knowing `vocabulary` (say, the parser's input words) and the game's words.
+    pub fn new<I: IntoIterator<Item = String>>(vocabulary: I) -> Speller {
+        let domain = domain_words();
+        let mut known: HashSet<String> = domain.iter().cloned().collect();
+        let mut candidates: Vec<Candidate> = domain.into_iter().map(|word| Candidate { word, domain: true }).collect();
+        for w in vocabulary {
+            if w.len() >= 2 && w.chars().all(|c| c.is_ascii_lowercase()) && known.insert(w.clone()) {
+                candidates.push(Candidate { word: w, domain: false });
+            }
+        }
+        for (short, _) in SHORTHAND {
+            known.remove(*short);
+        }
+        Speller { known, candidates, fuzzy: true }
+    }
+
+    /// A corrector that only expands chat shorthand ("r", "u", "pls"): for a bot with no parser,
+    /// whose few known words cannot tell a typo from an ordinary word.
+    pub fn shorthand_only() -> Speller {
+        Speller { known: HashSet::new(), candidates: Vec::new(), fuzzy: false }
+    }
+
+    /// Is this word one the bot knows as it is?
+    pub fn knows(&self, word: &str) -> bool {
+        self.known.contains(word)
+    }
+
+    /// The known word `word` was probably meant to be, if one is close enough.
+    pub fn suggest(&self, word: &str) -> Option<&str> {
+        if let Some((_, meant)) = SHORTHAND.iter().find(|(s, _)| *s == word) {
+            return Some(meant);
+        }
+        if !self.fuzzy || self.knows(word) || word.len() < 3 || !word.chars().all(|c| c.is_ascii_lowercase()) {
+            return None;
+        }
+        let limit = if word.len() >= 6 { 2 } else { 1 };
+        let mut best: Option<(usize, bool, bool, &str)> = None;
+        for c in &self.candidates {
+            if c.word.len().abs_diff(word.len()) > limit {
+                continue;
+            }
+            let d = distance(word, &c.word);
+            if d > limit {
+                continue;
+            }
+            // Three-letter words are too often one edit from another word ("sec" is not "sea"):
+            // only a dropped letter ("wal", "cme") or two swapped ones ("dgi") is fixed.
+            if word.len() == 3 && !(c.word.len() == 4 && is_subsequence(word, &c.word) || c.word.len() == 3 && swapped(word, &c.word)) {
+                continue;
+            }
+            let same_start = c.word.as_bytes()[0] == word.as_bytes()[0];
+            // Closer first, a game word counting as half an edit closer (a whole one for long
+            // words: "sphear" is a sphere, not a spear); then game words; then the same first
+            // letter; then the longer word.
+            let cost = 2 * d - if c.domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 };
+            let better = match best {
+                None => true,
+                Some((bc, bdom, bstart, bw)) => {
+                    (cost, !c.domain, !same_start, std::cmp::Reverse(c.word.len()))
+                        < (bc, !bdom, !bstart, std::cmp::Reverse(bw.len()))
+                }
+            };
+            if better {
+                best = Some((cost, c.domain, same_start, &c.word));
+            }
+        }
+        best.map(|(_, _, _, w)| w)
+    }
+
+    /// Fixes the typos in a chat line (already normalized: lower-case words split by spaces).
+    pub fn correct(&self, normalized: &str) -> Corrected {
+        let mut out: Vec<String> = Vec::new();
+        let mut fixes = Vec::new();
+        let mut naming = false;
+        for word in normalized.split_whitespace() {
+            let fixed = if naming { None } else { self.suggest(word) };
+            naming = NAMING.contains(&word) || (naming && matches!(word, "it" | "this" | "that" | "the" | "a" | "as"));
+            match fixed {
+                Some(meant) => {
+                    fixes.push((word.to_string(), meant.to_string()));
+                    out.push(meant.to_string());
+                }
+                None => out.push(word.to_string()),
+            }
+        }
+        Corrected { text: out.join(" "), fixes }
+    }
+}
+
+/// The candidate closest to `word` (one edit for short words, two for long ones), for names the
+/// interpreter does not know ("cueb" among the shape words).
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = if word.chars().count() >= 6 { 2 } else { 1 };
+    if word.chars().count() < 3 {
+        return None;
+    }
+    candidates
+        .into_iter()
+        .map(|c| (distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, std::cmp::Reverse(c.len())))
+        .map(|(_, c)| c)
+}
+
+/// Is `short` `long` with letters left out, the first one kept ("wal" in "wall")?
+fn is_subsequence(short: &str, long: &str) -> bool {
+    if short.as_bytes().first() != long.as_bytes().first() {
+        return false;
+    }
+    let mut rest = long.chars();
+    short.chars().all(|c| rest.any(|l| l == c))
+}
+
+/// Are `a` and `b` the same letters with two neighbours swapped ("dgi", "dig")?
+fn swapped(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        diff.len() == 2 && diff[1] == diff[0] + 1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]
+    }
+}
+
+/// Edit distance where a swap of two neighbouring letters is one edit (optimal string alignment).
+pub fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let (n, m) = (a.len(), b.len());
+    let mut d = vec![vec![0usize; m + 1]; n + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=m {
+        d[0][j] = j;
+    }
+    for i in 1..=n {
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[n][m]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn speller() -> Speller {
+        let common = ["build", "a", "over", "there", "make", "tower", "please", "hole", "dig", "come", "here", "what", "are", "you", "doing", "or", "our", "piggy", "hold", "on", "spear", "spawn", "call", "it", "this", "the", "hey"];
+        Speller::new(common.iter().map(|w| w.to_string()))
+    }
+
+    #[test]
+    fn swaps_and_dropped_letters_are_one_edit() {
+        assert_eq!(distance("bulid", "build"), 1);
+        assert_eq!(distance("cueb", "cube"), 1);
+        assert_eq!(distance("purpel", "purple"), 1);
+        assert_eq!(distance("sphear", "sphere"), 2);
+        assert_eq!(distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn the_typos_players_make_are_fixed() {
+        let s = speller();
+        let c = s.correct("bulid a red cueb ovr there");
+        assert_eq!(c.text, "build a red cube over there");
+        assert_eq!(c.fixes.len(), 3);
+        assert_eq!(s.correct("make a purpel tpwer").text, "make a purple tower");
+        assert_eq!(s.correct("build a sphear").text, "build a sphere");
+        assert_eq!(s.correct("what r u doing").text, "what are you doing");
+        assert_eq!(s.correct("biuld a green wal").text, "build a green wall");
+        assert_eq!(s.correct("dgi a hole").text, "dig a hole");
+        assert_eq!(s.correct("spawn 3 piggs").text, "spawn 3 pigs");
+        assert_eq!(s.correct("hold on a sec").text, "hold on a sec");
+    }
+
+    #[test]
+    fn known_words_numbers_and_given_names_stay() {
+        let s = speller();
+        assert_eq!(s.correct("dig a hole 3 deep at -10 5 7").text, "dig a hole 3 deep at -10 5 7");
+        assert_eq!(s.correct("call it bob").text, "call it bob");
+        assert_eq!(s.correct("call this the zorp").text, "call this the zorp");
+        // A three-letter word only becomes a game word, and a far word stays as typed.
+        assert_eq!(s.correct("hey bob").text, "hey bob");
+        assert_eq!(s.correct("xylophone").text, "xylophone");
+    }
+
+    #[test]
+    fn nearest_picks_the_closest_name_or_none() {
+        let shapes = ["cube", "tower", "sphere", "wall"];
+        assert_eq!(nearest("cueb", shapes), Some("cube"));
+        assert_eq!(nearest("towr", shapes), Some("tower"));
+        assert_eq!(nearest("castle", shapes), None);
+        assert_eq!(nearest("ab", shapes), None);
+    }
+}
