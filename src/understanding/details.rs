@@ -6,41 +6,15 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
+use super::form_json::{Spans, covered, has_triple, set_triples, triples};
 use crate::world::Block;
 use crate::world::blocks::canonical_colour;
-
-/// Every word a span of the form covers (a `text_span`, the whole phrase, says nothing about
-/// which words were understood).
-fn covered(v: &Value, out: &mut Vec<usize>) {
-    match v {
-        Value::Array(items) => {
-            if items.len() == 2
-                && items[0].as_u64() == Some(0)
-                && let Some(p) = items[1].as_array()
-                && let (Some(a), Some(b)) = (p.first().and_then(Value::as_u64), p.get(1).and_then(Value::as_u64))
-            {
-                out.extend(a as usize..=b as usize);
-                return;
-            }
-            items.iter().for_each(|x| covered(x, out));
-        }
-        Value::Object(m) => m.iter().filter(|(k, _)| *k != "text_span").for_each(|(_, x)| covered(x, out)),
-        _ => {}
-    }
-}
 
 /// A word that names a building material: a block ("stone", "glass", "bricks", "emerald").
 fn is_material(word: &str) -> bool {
     let w = word.trim_end_matches('s');
     ["wood", "wooden", "brick", "bricks", "planks", "cobblestone", "cobble"].contains(&word)
         || [w, word].iter().any(|c| Block::from_name(c).is_some_and(|b| b.is_solid()) || Block::from_name(&format!("{c}_block")).is_some())
-}
-
-fn has(schematic: &Value, predicate: &str) -> bool {
-    schematic
-        .pointer("/filters/where_clause/AND")
-        .and_then(Value::as_array)
-        .is_some_and(|t| t.iter().any(|t| t.get("pred_text").and_then(Value::as_str) == Some(predicate)))
 }
 
 /// Adds a colour and a material said in `step` but covered by no span to the action's
@@ -50,72 +24,43 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool
         return false;
     }
     let mut seen = Vec::new();
-    covered(action, &mut seen);
+    covered(action, Spans::Pointed, &mut seen);
     let free = |k: &usize| !seen.contains(k);
     let end = step.end.min(tokens.len());
     let colour = (step.start..end).filter(free).find(|k| canonical_colour(&tokens[*k]).is_some());
     let material = (step.start..end).filter(free).find(|k| Some(*k) != colour && is_material(&tokens[*k]));
     let Some(schematic) = action.get_mut("schematic") else { return false };
     let mut added = Vec::new();
-    if let Some(k) = colour.filter(|_| !has(schematic, "has_colour")) {
+    if let Some(k) = colour.filter(|_| !has_triple(schematic, "has_colour")) {
         added.push(json!({"pred_text": "has_colour", "obj_text": [0, [k, k]]}));
     }
-    if let Some(k) = material.filter(|_| !has(schematic, "has_block_type")) {
+    if let Some(k) = material.filter(|_| !has_triple(schematic, "has_block_type")) {
         added.push(json!({"pred_text": "has_block_type", "obj_text": [0, [k, k]]}));
     }
     if added.is_empty() {
         return false;
     }
-    let Some(obj) = schematic.as_object_mut() else { return false };
-    let filters = obj.entry("filters").or_insert_with(|| json!({}));
-    if !filters.is_object() {
-        *filters = json!({});
-    }
-    let clause = &mut filters["where_clause"];
-    if !clause.is_object() {
-        *clause = json!({"AND": []});
-    }
-    match clause.get_mut("AND").and_then(Value::as_array_mut) {
-        Some(list) => list.extend(added),
-        None => clause["AND"] = Value::Array(added),
-    }
-    true
+    let mut all = triples(schematic);
+    all.extend(added);
+    set_triples(schematic, all).is_some()
 }
 
 /// The details a player said that no span of the form points at — numbers, colours, compass
 /// words — for the bot to say it could not use them ("I didn't get what you meant by "7"").
 pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<String> {
     let mut seen = Vec::new();
-    let mut all = Vec::new();
     let v = lf.to_json_value();
-    covered(&v, &mut seen);
-    text_spans(&v, &mut all);
+    covered(&v, Spans::Pointed, &mut seen);
+    covered(&v, Spans::Phrases, &mut seen);
     tokens
         .iter()
         .enumerate()
-        .filter(|(k, _)| !seen.contains(k) && !all.contains(k))
+        .filter(|(k, _)| !seen.contains(k))
         .filter(|(_, w)| {
             w.parse::<f64>().is_ok() || canonical_colour(w).is_some() || matches!(w.as_str(), "north" | "south" | "east" | "west")
         })
         .map(|(_, w)| w.clone())
         .collect()
-}
-
-/// Every word a `text_span` covers (a number in a schematic's phrase is read from it).
-fn text_spans(v: &Value, out: &mut Vec<usize>) {
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                if k == "text_span" {
-                    covered(x, out);
-                } else {
-                    text_spans(x, out);
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|x| text_spans(x, out)),
-        _ => {}
-    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
+use super::form_json::{set_triples, span, triples};
 use crate::schematics::numbers::read_number;
 
 /// A measure read from the words, with the words it covers (the number and its measure word).
@@ -125,25 +126,12 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
 
 const MEASURE_PREDICATES: &[&str] = &["has_height", "has_width", "has_length", "has_depth", "has_thickness", "has_radius"];
 
-fn span_range(v: &Value) -> Option<Range<usize>> {
-    let p = v.as_array()?.get(1)?.as_array()?;
-    Some(p.first()?.as_u64()? as usize..p.get(1)?.as_u64()? as usize + 1)
-}
-
 /// The shape words of a schematic's JSON (its `has_name` triples), to choose how "A by B" reads.
 fn is_upright(schematic: &Value, tokens: &[String]) -> bool {
     triples(schematic).iter().any(|t| {
         t.get("pred_text").and_then(Value::as_str) == Some("has_name")
-            && t.get("obj_text").and_then(span_range).is_some_and(|r| tokens.get(r).is_some_and(|w| w.iter().any(|x| UPRIGHT.contains(&x.as_str()))))
+            && t.get("obj_text").and_then(span).is_some_and(|r| tokens.get(r).is_some_and(|w| w.iter().any(|x| UPRIGHT.contains(&x.as_str()))))
     })
-}
-
-fn triples(schematic: &Value) -> Vec<Value> {
-    schematic
-        .pointer("/filters/where_clause/AND")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default()
 }
 
 /// Writes the measures said in `step` into an action's schematic (JSON), replacing the measure
@@ -163,7 +151,7 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<
         if MEASURE_PREDICATES.contains(&pred.as_str()) {
             continue;
         }
-        if let Some(r) = t.get("obj_text").and_then(span_range) {
+        if let Some(r) = t.get("obj_text").and_then(span) {
             let words: Vec<usize> = r.filter(|k| !claimed(*k)).collect();
             // The span's words that are not measured, if they still form one run.
             match (words.first(), words.last()) {
@@ -180,12 +168,7 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<
     for m in &measures {
         kept.push(json!({"pred_text": m.predicate, "obj_text": [0, [m.words.start, m.words.end - 1]]}));
     }
-    let Some(obj) = schematic.as_object_mut() else { return Vec::new() };
-    let filters = obj.entry("filters").or_insert_with(|| json!({}));
-    if !filters.is_object() {
-        *filters = json!({});
-    }
-    filters["where_clause"] = json!({"AND": kept});
+    set_triples(schematic, kept);
     measures
 }
 
@@ -208,14 +191,9 @@ pub fn count(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool 
     }
     let kept: Vec<Value> = triples(schematic)
         .into_iter()
-        .filter(|t| !t.get("obj_text").and_then(span_range).is_some_and(|r| r.contains(&k)))
+        .filter(|t| !t.get("obj_text").and_then(span).is_some_and(|r| r.contains(&k)))
         .collect();
-    let Some(obj) = schematic.as_object_mut() else { return false };
-    let filters = obj.entry("filters").or_insert_with(|| json!({}));
-    if !filters.is_object() {
-        *filters = json!({});
-    }
-    filters["where_clause"] = json!({"AND": kept});
+    let Some(filters) = set_triples(schematic, kept) else { return false };
     filters["selector"] = json!({"ordinal": [0, [k, k + n - 1]], "return_quantity": "RANDOM"});
     true
 }

@@ -22,6 +22,7 @@ pub mod details;
 pub mod distance;
 pub mod everyday;
 pub mod exact;
+pub mod form_json;
 pub mod giving;
 pub mod measures;
 pub mod naming;

@@ -5,7 +5,6 @@
 
 use std::ops::Range;
 
-use serde_json::Value;
 
 use crate::logical_form::{DialogueType, LogicalForm, validate_json};
 
@@ -74,28 +73,6 @@ pub fn step_of(steps: &[Range<usize>], index: usize) -> Option<Range<usize>> {
     steps.iter().find(|r| r.contains(&index)).cloned().or_else(|| steps.last().cloned())
 }
 
-/// Moves every span `[0, [i, j]]` in a form's JSON by `offset` words.
-fn shift_spans(v: &mut Value, offset: usize) {
-    match v {
-        Value::Array(items) => {
-            let is_span = items.len() == 2
-                && items[0].as_u64() == Some(0)
-                && items[1].as_array().is_some_and(|p| p.len() == 2 && p.iter().all(|n| n.as_u64().is_some()));
-            if is_span {
-                if let Some(p) = items[1].as_array_mut() {
-                    for n in p.iter_mut() {
-                        *n = Value::from(n.as_u64().unwrap_or(0) + offset as u64);
-                    }
-                }
-            } else {
-                items.iter_mut().for_each(|x| shift_spans(x, offset));
-            }
-        }
-        Value::Object(map) => map.values_mut().for_each(|x| shift_spans(x, offset)),
-        _ => {}
-    }
-}
-
 /// Joins the commands read from each step (`(first word of the step, its form)`) into one form
 /// over `text`; `None` unless every step is a command and the joined form is valid.
 pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
@@ -105,7 +82,7 @@ pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
             return None;
         }
         let mut v = lf.to_json_value();
-        shift_spans(&mut v, *offset);
+        super::form_json::shift_spans(&mut v, *offset);
         actions.extend(v.get("action_sequence")?.as_array()?.iter().cloned());
     }
     let joined = serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": actions});
