@@ -101,3 +101,90 @@ fn memory_file_survives_a_restart() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bot.db"));
     assert_eq!(std::fs::read(&db).unwrap(), b"this is not a database");
 }
+
+/// Lines the bot said.
+fn said(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("<craftmate>")).collect()
+}
+
+#[test]
+fn a_restart_with_memory_keeps_the_world_the_names_and_the_history() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let db_s = db.to_str().unwrap();
+    let first = play_with(
+        &["play", "--name", "alice", "--memory", db_s],
+        "build an orange cube\ncall this the pumpkin box\ntag it as ours\nbuild a red wall\n/quit\n",
+    );
+    assert!(said(&first).iter().any(|l| l.contains("the orange cube is the pumpkin box")), "{first:?}");
+    // No /save, no /load: the world itself is kept in the memory file.
+    let lines = play_with(
+        &["play", "--name", "alice", "--memory", db_s],
+        "where is the pumpkin box\nhow big is the wall\nwhat was the last thing you did\nwhat did we build today\n/memory\n",
+    );
+    assert!(lines[0].contains("the world kept from last time"), "{lines:?}");
+    let bot = said(&lines);
+    assert!(bot[0].contains("The pumpkin box is at"), "{bot:?}");
+    assert!(bot[1].contains("The red wall is 10 long and 5 high"), "{bot:?}");
+    assert!(bot[2].contains("Last I was building a red wall") && bot[2].contains("finished"), "{bot:?}");
+    assert!(bot[3].contains("the orange cube and the red wall"), "{bot:?}");
+    assert!(lines.iter().any(|l| l.starts_with("* #") && l.contains("orange cube") && l.contains("pumpkin box") && l.contains("ours")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("* #") && l.contains("red wall")), "{lines:?}");
+}
+
+/// Kills `play` at `delay` into a big build that follows a named cube, then restarts it.
+fn killed_mid_build(dir: &std::path::Path, delay: std::time::Duration) -> Vec<String> {
+    use std::io::{BufRead, BufReader};
+    let db = dir.join("bot.db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+        .args(["play", "--name", "alice", "--memory", db.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(b"build an orange cube\ncall this the pumpkin box\n").unwrap();
+    // Each piped line's replies are flushed when it is done: once the name is acknowledged, it
+    // is committed, and the next line's build is under way when the kill comes.
+    let mut line = String::new();
+    while out.read_line(&mut line).unwrap() > 0 && !line.contains("pumpkin box") {
+        line.clear();
+    }
+    stdin.write_all(b"build a huge red sphere\n").unwrap();
+    // The build has started once memory holds its plan (parsing takes a while in a debug build).
+    let started = std::time::Instant::now();
+    let planned = || {
+        rusqlite::Connection::open_with_flags(&db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .and_then(|c| c.query_row("SELECT COUNT(*) FROM plans", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0)
+            > 0
+    };
+    while !planned() && started.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(delay);
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    play_with(&["play", "--name", "alice", "--memory", db.to_str().unwrap()], "no\nwhere is the pumpkin box\n/memory\n")
+}
+
+#[test]
+fn a_kill_mid_build_loses_nothing_committed_and_the_file_opens() {
+    // Moments spread over the sphere's build, from its start.
+    let mut cut_off = 0;
+    for ms in [0u64, 20, 45, 70, 100, 140, 200, 300] {
+        let dir = tempfile::tempdir().unwrap();
+        let lines = killed_mid_build(dir.path(), std::time::Duration::from_millis(ms));
+        assert!(lines[0].contains("the world kept from last time"), "killed at {ms} ms: {lines:?}");
+        let bot = said(&lines);
+        assert!(bot.iter().any(|l| l.contains("The pumpkin box is at")), "killed at {ms} ms: {bot:?}");
+        // A sphere cut off is offered to finish; "no" leaves it as it is.
+        if let Some(offer) = bot.iter().position(|l| l.contains("I was building the red sphere when we stopped")) {
+            assert!(bot[offer + 1].contains("leave it as it is"), "killed at {ms} ms: {bot:?}");
+            cut_off += 1;
+        }
+        assert!(lines.iter().any(|l| l.starts_with("* #") && l.contains("pumpkin box")), "killed at {ms} ms: {lines:?}");
+    }
+    assert!(cut_off > 0, "at least one kill came mid-build");
+}

@@ -669,7 +669,7 @@ fn history_records_carry_the_callers_logical_form() {
     let mut w = EmbeddedWorld::flat();
     let mut s = TaskStack::default();
     let lf = serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "DANCE"}]});
-    let meta = TaskMeta { speaker: Some("alice".into()), chat: Some("spin".into()), logical_form: Some(lf.clone()) };
+    let meta = TaskMeta { speaker: Some("alice".into()), chat: Some("spin".into()), logical_form: Some(lf.clone()), ..TaskMeta::default() };
     let id = s.push(Box::new(Dance::spin(true)), meta);
     run(&mut w, &mut s, 20);
     let r = s.record(id).unwrap();

@@ -24,11 +24,13 @@ pub struct Assistant {
     pub dialogue: DialogueManager,
     /// Memory rows of the task records, by task id.
     task_rows: HashMap<TaskId, MemoryId>,
+    /// Whether builds a restart cut off were looked for (once, at the first tick).
+    resumed: bool,
 }
 
 impl Assistant {
     pub fn new(memory: Memory, parser: Option<Box<dyn Parser>>) -> Assistant {
-        Assistant { memory, perception: Perception::new(), tasks: TaskStack::default(), dialogue: DialogueManager::new(parser), task_rows: HashMap::new() }
+        Assistant { memory, perception: Perception::new(), tasks: TaskStack::default(), dialogue: DialogueManager::new(parser), task_rows: HashMap::new(), resumed: false }
     }
 
     /// An assistant with a fresh in-memory memory.
@@ -83,6 +85,50 @@ impl Assistant {
             {
                 tracing::warn!("could not update a task: {e}");
             }
+            // A build that is over no longer claims the cells it did not get to.
+            if state.is_some_and(TaskState::is_finished) {
+                let made = self.tasks.record(ev.id).map(|r| r.meta.made.clone()).unwrap_or_default();
+                for id in made {
+                    if let Err(e) = self.memory.finish_plan(id) {
+                        tracing::warn!("could not drop the plan of {id}: {e}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a restart: tasks the last run left running were cut off, and a build still missing
+    /// blocks is offered to the player who asked for it ("shall I finish it?").
+    fn resume_after_restart(&mut self, world: &mut dyn World) {
+        self.resumed = true;
+        for t in self.memory.tasks_in_state(TaskState::Running).unwrap_or_default() {
+            let _ = self.memory.update_task(t.id, TaskState::Paused);
+        }
+        let unfinished = match self.memory.unfinished_builds() {
+            Ok(u) => u,
+            Err(e) => return tracing::warn!("could not read unfinished builds: {e}"),
+        };
+        let mut asked: Vec<String> = Vec::new();
+        // Newest first: that is the one a player remembers.
+        for (object, plan) in unfinished.into_iter().rev() {
+            let missing: Vec<_> = plan.iter().copied().filter(|(p, b)| world.block_at(*p) != *b).collect();
+            let speaker = self.memory.values_of(object, crate::memory::builds::BUILT_FOR).ok().and_then(|v| v.into_iter().next());
+            let Some(speaker) = speaker.filter(|s| !missing.is_empty() && !asked.contains(s)) else {
+                if missing.is_empty() {
+                    let _ = self.memory.finish_plan(object);
+                }
+                continue;
+            };
+            let the = describe::the(&self.memory, object);
+            let question = format!(
+                "{speaker}, I was building {the} when we stopped ({} of {} blocks are up). Shall I finish it? (yes/no)",
+                plan.len() - missing.len(),
+                plan.len()
+            );
+            let plans = vec![crate::interpreter::actions::build::finishing(object, missing, the)];
+            self.dialogue.ask(&speaker, world.tick(), crate::dialogue::waiting::Waiting::Finish { object, plans });
+            Self::say(world, &question);
+            asked.push(speaker);
         }
     }
 }
@@ -92,6 +138,9 @@ impl Bot for Assistant {
         self.memory.set_tick(world.tick());
         if let Err(e) = self.perception.update(world, &mut self.memory) {
             tracing::warn!("perception failed this tick: {e}");
+        }
+        if !self.resumed {
+            self.resume_after_restart(world);
         }
         let chats = world.take_chats();
         if let Err(e) = self.perception.record_chats(&chats, &mut self.memory) {

@@ -12,6 +12,10 @@
 //!   perception changed something); `filter_query_10k_memories_cached_ms` is the same query
 //!   repeated with the cache warm.
 //! - `memory_10k_objects_mb`: the database holding those objects, their cells and triples.
+//! - `restart_10k_objects_ms`: `play --memory` starting again on a file that holds those 10,000
+//!   objects and the world they stand in: opening the memory, loading the kept world and the
+//!   first perception update (which reloads every remembered cell and looks around), median
+//!   of 3; `memory_file_10k_objects_mb` is that file's size (memory and world together).
 
 use std::time::Instant;
 
@@ -37,7 +41,40 @@ fn median(mut v: Vec<f64>) -> f64 {
 pub fn run() -> Vec<Figure> {
     let mut out = perception_figures();
     out.extend(query_figures());
+    out.extend(restart_figures());
     out
+}
+
+/// The restart of a bot whose file holds 10,000 objects and their world.
+fn restart_figures() -> Vec<Figure> {
+    use crate::world::embedded::WorldStore;
+    let dir = std::env::temp_dir().join(format!("craftmate-bench-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("bot.db");
+    let _ = std::fs::remove_file(&path);
+    {
+        let mut memory = Memory::open(&path).expect("memory file");
+        let cells = populate(&mut memory, 10_000);
+        let mut world = EmbeddedWorld::flat();
+        world.add_player("alice", Vec3::new(3.5, 5.0, 0.5), Look::new(90.0, 0.0));
+        for (p, b) in cells {
+            world.set_block_by(p, b, Actor::Agent);
+        }
+        let mut store = WorldStore::open(&path).expect("world store");
+        store.save(&mut world).expect("save");
+    }
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut memory = Memory::open(&path).expect("reopen");
+        let world = WorldStore::open(&path).expect("world store").load().expect("load").expect("a kept world");
+        let report = Perception::new().update(&world, &mut memory).expect("first update");
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(report.destroyed.is_empty(), "every remembered object is still in the kept world");
+    }
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) as f64 / 1e6;
+    let _ = std::fs::remove_dir_all(&dir);
+    vec![figure("restart_10k_objects_ms", median(times), "ms"), figure("memory_file_10k_objects_mb", size, "MB")]
 }
 
 fn perception_figures() -> Vec<Figure> {
@@ -82,6 +119,13 @@ fn perception_figures() -> Vec<Figure> {
 /// 16 colours, each with the facts perception would store.
 pub fn populated_memory(n: usize) -> Memory {
     let mut memory = Memory::in_memory().expect("memory");
+    populate(&mut memory, n);
+    memory
+}
+
+/// Writes [`populated_memory`]'s objects into `memory`; returns their cells.
+fn populate(memory: &mut Memory, n: usize) -> Vec<(Pos, Block)> {
+    let mut all = Vec::new();
     let colours = crate::world::blocks::DYE_COLOURS;
     let mut seed: u64 = 0x5eed;
     let mut next = move || {
@@ -105,11 +149,12 @@ pub fn populated_memory(n: usize) -> Memory {
                 let s = attributes::block_object(&map).expect("non-empty");
                 m.set_object_extent(id, s.pos, s.bbox, s.voxels)?;
                 m.set_perceived(id, &s.facts)?;
+                all.extend(cells);
             }
             Ok(())
         })
         .expect("populate");
-    memory
+    all
 }
 
 fn query_figures() -> Vec<Figure> {

@@ -42,6 +42,7 @@ pub fn run(
     if let Some(p) = &memory {
         Memory::open(p).map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", p.display()))?;
     }
+    let memory_path = memory.clone();
     let make_bot: Box<dyn FnMut() -> Box<dyn Bot>> = Box::new(move || {
         let mem = match &memory {
             Some(p) => Memory::open(p),
@@ -59,7 +60,15 @@ pub fn run(
             }
         }
     });
-    let mut session = Session::new(name, make_bot, colour);
+    // The world is kept in the memory file too, so a restart finds what was built.
+    let store = match &memory_path {
+        Some(p) => Some(
+            craftmate::world::embedded::WorldStore::open(p)
+                .map_err(|e| anyhow::anyhow!("cannot keep the world in {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut session = Session::kept(name, make_bot, colour, store)?;
     let mut out = std::io::stdout().lock();
     for line in session.banner() {
         writeln!(out, "{line}")?;

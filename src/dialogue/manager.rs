@@ -77,6 +77,11 @@ impl DialogueManager {
         !self.thinking.is_empty()
     }
 
+    /// Asks `speaker` a question of the bot's own (said by the caller), kept open like any other.
+    pub fn ask(&mut self, speaker: &str, now: u64, waiting: Waiting) {
+        self.questions.ask(speaker, now, waiting);
+    }
+
     /// Is the bot waiting for an answer from anyone?
     pub fn is_waiting(&self) -> bool {
         self.questions.is_waiting()
@@ -113,6 +118,19 @@ impl DialogueManager {
                 }
                 Next::Amend { chat, lf } => return self.amend(cx, &chat, &lf, &text),
                 Next::Retry { chat, lf, prefer } => return self.command(cx, &chat, &lf, Some(prefer)),
+                Next::Finish { object: _, plans: Some(plans) } => {
+                    let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), ..TaskMeta::default() };
+                    return match execute(plans, meta, cx.world, cx.tasks, cx.memory, true) {
+                        Executed::Done(replies) => replies,
+                        Executed::Ask { question, .. } => vec![question],
+                    };
+                }
+                Next::Finish { object, plans: None } => {
+                    if let Err(e) = cx.memory.finish_plan(object) {
+                        tracing::warn!("could not drop the plan of {object}: {e}");
+                    }
+                    return vec!["Okay, I'll leave it as it is.".into()];
+                }
                 Next::Say(line) => return vec![line],
                 Next::New { note } => replies.extend(note.map(String::from)),
             }
@@ -130,6 +148,10 @@ impl DialogueManager {
         }
         if source == Source::DidYou {
             replies.push(did_you(&text, cx.tasks));
+            return replies;
+        }
+        if source == Source::WhatBuilt {
+            replies.push(questions::built_so_far(cx.memory));
             return replies;
         }
         // A question changes nothing in the world: an unsure one is answered (an odd answer is
@@ -292,8 +314,8 @@ impl DialogueManager {
 
     /// Carry out plans; a yes/no question the executor asks first is kept open.
     fn execute(&mut self, cx: &mut Context, plans: Vec<Plan>, text: &str, lf: &LogicalForm, confirmed: bool) -> Vec<String> {
-        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), logical_form: Some(lf.to_json_value()) };
-        match execute(plans, meta, cx.world, cx.tasks, confirmed) {
+        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), logical_form: Some(lf.to_json_value()), made: Vec::new() };
+        match execute(plans, meta, cx.world, cx.tasks, cx.memory, confirmed) {
             Executed::Done(replies) => replies,
             Executed::Ask { question, plans } => {
                 self.questions.ask(cx.speaker, cx.now(), Waiting::Confirm { chat: text.to_string(), lf: lf.clone(), plans });

@@ -41,6 +41,9 @@ pub enum Waiting {
     Guess { chat: String, lf: LogicalForm, plans: Vec<Plan> },
     /// "What should I change?" after a "no" to a guess — the next line amends it.
     Amend { chat: String, lf: LogicalForm },
+    /// "I was building the wall when we stopped — shall I finish it?" after a restart: yes builds
+    /// what is left of `object`, no leaves it as it is.
+    Finish { object: MemoryId, plans: Vec<Plan> },
 }
 
 /// A question asked of one player at a tick.
@@ -69,6 +72,8 @@ pub enum Next {
     Learn { chat: String, lf: LogicalForm, plans: Vec<Plan> },
     /// The line amends the guessed command `lf` for `chat`: read it, act on it, remember it.
     Amend { chat: String, lf: LogicalForm },
+    /// Finish building `object` with these plans, or (`None`) leave it as it is.
+    Finish { object: MemoryId, plans: Option<Vec<Plan>> },
     /// Run the command again, preferring the chosen memory.
     Retry { chat: String, lf: LogicalForm, prefer: MemoryId },
     /// Say this; the line is used up.
@@ -108,6 +113,12 @@ impl Asked {
                     None => done(Next::New { note: None }),
                 }
             }
+            Waiting::Finish { object, plans } => match yes_no(words) {
+                Some(true) => done(Next::Finish { object, plans: Some(plans) }),
+                Some(false) => done(Next::Finish { object, plans: None }),
+                // The plan stays in memory: the question comes back after the next restart.
+                None => done(Next::New { note: Some("I'll leave it for now.") }),
+            },
             Waiting::Amend { chat, lf } => {
                 let dropped = matches!(words.join(" ").as_str(), "never mind" | "nevermind" | "nothing" | "forget it" | "cancel" | "no" | "nope");
                 if dropped {

@@ -27,6 +27,10 @@ pub fn noun_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
         Some(MemoryKind::Hole) => "hole".into(),
         Some(MemoryKind::Location) => first("has_name").unwrap_or_else(|| "place".into()),
         _ => {
+            // A name the player gave and just used ("where is the pumpkin box") is said back.
+            if let Some(tag) = tag_said(memory, id, &said) {
+                return tag;
+            }
             let shape = shape_said().or_else(|| first("has_shape")).filter(|s| s != "structure");
             let name = first("has_name").or(shape).unwrap_or_else(|| "structure".into());
             match first("has_colour") {
@@ -37,16 +41,43 @@ pub fn noun_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
     }
 }
 
+/// A told name or tag of `id` (two words or more, or a word that is no colour or size) whose
+/// words appear in a row in `said` (word keys).
+fn tag_said(memory: &Memory, id: MemoryId, said: &[String]) -> Option<String> {
+    if said.is_empty() {
+        return None;
+    }
+    let tags = memory.values_of(id, "has_tag").ok()?;
+    tags.into_iter().find(|t| {
+        let keys: Vec<String> = t.split_whitespace().map(word_key).collect();
+        let plain = keys.len() >= 2
+            || keys.first().is_some_and(|k| {
+                crate::world::blocks::canonical_colour(k).is_none() && crate::memory::query::names::size_class(k).is_none() && k != "my"
+            });
+        plain && !t.contains('\'') && said.windows(keys.len()).any(|w| w == keys.as_slice())
+    })
+}
+
 /// "the red tower", or a player's bare name.
 pub fn the(memory: &Memory, id: MemoryId) -> String {
     the_for(memory, id, &[])
 }
 
-/// [`the`] in the player's words (see [`noun_for`]).
+/// [`the`] in the player's words (see [`noun_for`]). A name the player used without "the"
+/// ("where is bob") is said back without it too.
 pub fn the_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
     match memory.kind_of(id).ok().flatten() {
         Some(MemoryKind::Player) | Some(MemoryKind::SelfAgent) => noun_for(memory, id, words),
-        _ => format!("the {}", noun_for(memory, id, words)),
+        _ => {
+            let said: Vec<String> = words.iter().map(|w| word_key(w)).collect();
+            if let Some(tag) = tag_said(memory, id, &said) {
+                let n = tag.split_whitespace().count();
+                let at = said.windows(n).position(|w| w.iter().zip(tag.split_whitespace()).all(|(a, b)| *a == word_key(b)));
+                let article = at.and_then(|k| k.checked_sub(1)).and_then(|k| words.get(k)).is_some_and(|w| w == "the");
+                return if article { format!("the {tag}") } else { tag };
+            }
+            format!("the {}", noun_for(memory, id, words))
+        }
     }
 }
 

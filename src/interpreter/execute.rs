@@ -7,7 +7,8 @@
 use std::sync::Arc;
 
 use super::actions::{CONFIRM_BLOCKS, Plan};
-use super::recipe::Recipe;
+use super::recipe::{Making, Recipe};
+use crate::memory::Memory;
 use crate::tasks::{Repeat, Task, TaskError, TaskMeta, TaskStack, Times};
 use crate::world::World;
 
@@ -22,7 +23,7 @@ pub enum Executed {
 
 /// Carry out `plans` for `meta`'s speaker. Unless `confirmed` (the player already said yes),
 /// undoing more than [`CONFIRM_BLOCKS`] block changes or a [`Plan::Confirm`] asks first.
-pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut TaskStack, confirmed: bool) -> Executed {
+pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut TaskStack, memory: &mut Memory, confirmed: bool) -> Executed {
     // Undoing a big build takes a lot down: ask first.
     if !confirmed {
         for p in &plans {
@@ -44,11 +45,14 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
     let speaker = meta.speaker.clone().unwrap_or_default();
     let mut replies = Vec::new();
     // Tasks are pushed last-first so the first action runs first.
-    let mut to_push: Vec<(Box<dyn Task>, String)> = Vec::new();
+    let mut to_push: Vec<(Box<dyn Task>, String, Vec<i64>)> = Vec::new();
     for plan in plans {
         match plan {
             Plan::Push { recipe, times, label } => match make_task(&recipe, &times, &label, tasks.limits()) {
-                Ok(task) => to_push.push((task, acknowledge(&recipe, &times, &label, &speaker))),
+                Ok(task) => {
+                    let made = reserve(memory, recipe.makes(&speaker));
+                    to_push.push((task, acknowledge(&recipe, &times, &label, &speaker), made))
+                }
                 Err(e) => replies.push(e.to_string()),
             },
             Plan::Stop => replies.push(match tasks.stop() {
@@ -77,13 +81,37 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
             Plan::Confirm { .. } => {}
         }
     }
-    for (task, ack) in to_push.into_iter().rev() {
-        match tasks.push_checked(task, meta.clone(), world) {
+    for (task, ack, made) in to_push.into_iter().rev() {
+        match tasks.push_checked(task, TaskMeta { made: made.clone(), ..meta.clone() }, world) {
             Ok(_) => replies.insert(0, ack),
-            Err(e) => replies.push(e.to_string()),
+            Err(e) => {
+                for id in made {
+                    if let Err(e) = memory.finish_plan(id) {
+                        tracing::warn!("could not drop the plan of {id}: {e}");
+                    }
+                }
+                replies.push(e.to_string())
+            }
         }
     }
     Executed::Done(replies)
+}
+
+/// Holds in memory what a task will make, before its first block (see `memory::builds`). A
+/// memory that cannot be written costs the names, not the build.
+fn reserve(memory: &mut Memory, makes: Vec<Making>) -> Vec<i64> {
+    let mut ids = Vec::new();
+    for m in makes {
+        let done = match &m {
+            Making::New(made, plan) => memory.reserve_build(made, plan),
+            Making::Existing(id, plan) => memory.set_plan(*id, plan).map(|()| *id),
+        };
+        match done {
+            Ok(id) => ids.push(id),
+            Err(e) => tracing::warn!("could not hold what a build makes in memory: {e}"),
+        }
+    }
+    ids
 }
 
 /// Plans as one phrase ("building a red cube, then going to (1, 5, 2)"); `None` when a plan is
@@ -142,7 +170,7 @@ mod tests {
     use crate::world::embedded::EmbeddedWorld;
 
     fn run(plans: Vec<Plan>, confirmed: bool) -> Executed {
-        execute(plans, TaskMeta::from_speaker("alice"), &EmbeddedWorld::flat(), &mut TaskStack::default(), confirmed)
+        execute(plans, TaskMeta::from_speaker("alice"), &EmbeddedWorld::flat(), &mut TaskStack::default(), &mut Memory::in_memory().unwrap(), confirmed)
     }
 
     #[test]

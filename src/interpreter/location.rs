@@ -35,11 +35,20 @@ pub struct Target {
     pub steps: Option<i32>,
     /// "near"/"around": anywhere close is fine.
     pub near: bool,
+    /// Coordinates the player typed: the place is exactly there, whatever stands there now.
+    pub exact: bool,
+    /// Inside the anchor: on its floor, within its walls.
+    pub inside: bool,
 }
 
 impl Target {
     pub fn at(pos: Pos) -> Target {
-        Target { pos, anchor: None, step: None, steps: None, near: false }
+        Target { pos, anchor: None, step: None, steps: None, near: false, exact: false, inside: false }
+    }
+
+    /// Coordinates the player gave.
+    pub fn exactly(pos: Pos) -> Target {
+        Target { exact: true, ..Target::at(pos) }
     }
 }
 
@@ -80,7 +89,7 @@ pub fn resolve(turn: &mut Turn, loc: &LocationArg, purpose: Purpose) -> Result<T
         LocationArg::Span(span) => {
             let words = turn.words(*span);
             match coordinates(&words) {
-                Some(p) => Ok(Target::at(p)),
+                Some(p) => Ok(Target::exactly(p)),
                 None => coref(turn, &words, purpose),
             }
         }
@@ -108,6 +117,9 @@ fn coref(turn: &Turn, words: &[String], purpose: Purpose) -> Result<Target> {
 fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<Target> {
     let dir = l.relative_direction;
     // What the location is relative to, and whose frame its directions are in.
+    // "in front of the house" is the side of the house facing the speaker, "behind it" the far
+    // side: for a thing the speaker looks at, front and back are the speaker's turned around.
+    let mut facing_speaker = false;
     let (base, anchor, frame): (Pos, Option<BBox>, Look) = if dir == Some(RelativeDirection::Between) {
         let (Some(a), Some(b)) = (&l.reference_object_1, &l.reference_object_2) else {
             return Err(Problem::say("Between which two things?"));
@@ -121,7 +133,10 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         let frame = if is_agent { turn.world.agent_look() } else { turn.speaker_look };
         match found {
             Referent::Point(p) => (p, None, frame),
-            Referent::Memory { bbox, pos, .. } => (pos.block(), bbox, frame),
+            Referent::Memory { bbox, pos, kind, .. } => {
+                facing_speaker = !is_agent && !matches!(kind, crate::memory::MemoryKind::Player | crate::memory::MemoryKind::SelfAgent);
+                (pos.block(), bbox, frame)
+            }
         }
     } else if l.contains_coreference.is_some() {
         let words = l.text_span.map(|s| turn.words(s)).unwrap_or_else(|| turn.tokens.clone());
@@ -138,13 +153,22 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         }
     };
     let steps = number_in(turn, l.steps).or_else(|| number_in(turn, l.has_measure)).or_else(|| said(turn).map(|(n, _)| n));
-    let mut t = Target { pos: base, anchor, step: None, steps, near: false };
+    let mut t = Target { pos: base, anchor, step: None, steps, near: false, exact: false, inside: false };
     match dir {
         None | Some(RelativeDirection::Between) => {}
         Some(RelativeDirection::Near | RelativeDirection::Around) => t.near = true,
         Some(RelativeDirection::Inside) => {
             if let Some(b) = anchor {
-                t.pos = Pos::new((b.min.x + b.max.x).div_euclid(2), b.min.y, (b.min.z + b.max.z).div_euclid(2));
+                // On the floor inside: the first cell with room above something solid.
+                let (x, z) = ((b.min.x + b.max.x).div_euclid(2), (b.min.z + b.max.z).div_euclid(2));
+                let floor = (b.min.y..=b.max.y)
+                    .find(|&y| {
+                        let p = Pos::new(x, y, z);
+                        !turn.world.block_at(p).is_solid() && turn.world.block_at(p.down(1)).is_solid()
+                    })
+                    .unwrap_or(b.min.y);
+                t.pos = Pos::new(x, floor, z);
+                t.inside = true;
             }
         }
         Some(RelativeDirection::Away) => {
@@ -162,13 +186,23 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         }
         // A compass word said with the direction wins: the form has no north, so the parser writes
         // "10 blocks north" as some direction of the speaker's.
-        Some(d) => match directions::said_compass(&turn.tokens).map(|(_, s)| s).or_else(|| directions::offset(d, frame)) {
+        Some(d) => match directions::said_compass(&turn.tokens).map(|(_, s)| s).or_else(|| {
+            let step = directions::offset(d, frame)?;
+            let turned = facing_speaker && matches!(d, RelativeDirection::Front | RelativeDirection::Back);
+            Some(if turned { Pos::new(-step.x, step.y, -step.z) } else { step })
+        }) {
             Some(step) => {
                 t.step = Some(step);
-                // Out of the anchor's box, then the asked number of steps (default 2 clear).
-                let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);
-                let n = steps.unwrap_or(if purpose == Purpose::Move { 3 } else { 2 });
-                t.pos = base + Pos::new(step.x * (clear + n), step.y * (clear + n), step.z * (clear + n));
+                match anchor {
+                    // On top of a thing rests on its top (or the asked number of blocks above it).
+                    Some(b) if step.y > 0 => t.pos = Pos::new(base.x, b.max.y + 1 + steps.unwrap_or(0), base.z),
+                    _ => {
+                        // Out of the anchor's box, then the asked number of steps (default 2 clear).
+                        let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);
+                        let n = steps.unwrap_or(if purpose == Purpose::Move { 3 } else { 2 });
+                        t.pos = base + Pos::new(step.x * (clear + n), step.y * (clear + n), step.z * (clear + n));
+                    }
+                }
             }
             None => t.near = true,
         },

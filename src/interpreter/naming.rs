@@ -23,12 +23,16 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     }
     // Which thing: the filters, or (with none) what the speaker looks at / we last discussed.
     let target = ReferenceObject { filters: lf.filters.clone(), ..Default::default() };
-    let found = match reference::resolve_one(turn, &target, Want::Anything) {
+    let found = match just_built(turn, &target) {
+        Some(id) => Ok(Some(id)),
+        None => reference::resolve_one(turn, &target, Want::Anything).map(|f| f.id()),
+    };
+    let found = match found {
         Ok(f) => f,
         Err(super::problem::Problem::Say(s)) => return s,
         Err(super::problem::Problem::Which { question, .. }) => return question,
     };
-    let Some(id) = found.id() else {
+    let Some(id) = found else {
         return "I can only remember names for things I can see, like something built or a player.".into();
     };
     let before = describe::the_for(turn.memory, id, &turn.tokens);
@@ -79,6 +83,24 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     }
 }
 
+/// How long after a build starts "call this …" means what was built, whatever the player
+/// looks at (a minute of game time).
+const JUST_BUILT_TICKS: u64 = 1200;
+
+/// "build an orange cube" then "call this the pumpkin box": with nothing but "this" to go by, the
+/// thing the bot just built for the speaker is what they mean.
+fn just_built(turn: &Turn, target: &ReferenceObject) -> Option<crate::memory::MemoryId> {
+    let (_, constrained) = reference::without_generic(&target.filters.clone().unwrap_or_default(), turn);
+    if constrained {
+        return None;
+    }
+    let id = turn.memory.last_attended(&[crate::memory::MemoryKind::BlockObject]).ok()??;
+    let info = turn.memory.info(id).ok()??;
+    let fresh = info.attended_tick.is_some_and(|t| t + JUST_BUILT_TICKS >= turn.tick);
+    let for_speaker = turn.memory.values_of(id, crate::memory::builds::BUILT_FOR).ok()?.iter().any(|s| *s == turn.speaker);
+    (fresh && for_speaker).then_some(id)
+}
+
 fn feedback(turn: &mut Turn, positive: bool, last_task: Option<&str>) -> String {
     if let Ok(Some(me)) = turn.memory.self_id() {
         let value = if positive { "POSITIVE" } else { "NEGATIVE" };
@@ -124,7 +146,8 @@ mod tests {
             "tag the castle as tall",
             r#"{"dialogue_type": "PUT_MEMORY", "filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [4, 4]]}]}}}"#,
         );
-        assert_eq!(a, "Got it: the yellow cube is tall.");
+        // Called by the name the player just gave it.
+        assert_eq!(a, "Got it: the castle is tall.");
         // The annotations usually leave the article out of the span: it is still said back.
         let a = tell(
             &mut f,

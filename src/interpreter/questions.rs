@@ -18,7 +18,7 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         return "I'm not sure how to answer that. I can tell you what I'm doing, what I did, and about things around here.".into();
     };
     if filters.memory_type == Some(MemoryType::Tasks) {
-        return about_tasks(filters, tasks);
+        return about_tasks(filters, tasks, turn.memory);
     }
     if filters.memory_type == Some(MemoryType::Agent) {
         if matches!(&filters.output, Some(Output::Attribute(a)) if a.attribute == Attribute::Name(AttributeName::Name)) {
@@ -103,14 +103,20 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             Some(Value::Missing) | None => format!("I can't tell what colour {the} is."),
             Some(v) => format!("{} is {}.", capital(&the), v.to_string().replace('_', " ")),
         },
-        Some(AttributeName::Height) => match first.bbox {
-            Some(b) => format!("{} is {} blocks tall.", capital(&the), b.size()[1]),
-            None => format!("I can't tell how tall {the} is."),
-        },
-        Some(AttributeName::Width) | Some(AttributeName::Size) => match first.bbox {
+        // "how tall": the height; "how big", "how long", "what size": every measure, the way
+        // the bot says a build's size ("10 long and 5 high").
+        Some(AttributeName::Height | AttributeName::Width | AttributeName::Size)
+            if attribute == Some(AttributeName::Height) && !turn.tokens.iter().any(|w| BIG_WORDS.contains(&w.as_str())) =>
+        {
+            match first.bbox {
+                Some(b) => format!("{} is {} blocks tall.", capital(&the), b.size()[1]),
+                None => format!("I can't tell how tall {the} is."),
+            }
+        }
+        Some(AttributeName::Height | AttributeName::Width | AttributeName::Size) => match first.bbox {
             Some(b) => {
-                let s = b.size();
-                format!("{} is {} wide, {} deep and {} tall.", capital(&the), s[0], s[2], s[1])
+                let noun = describe::noun(turn.memory, id);
+                format!("{} is {}.", capital(&the), super::actions::build::size_phrase(&noun, b))
             }
             None => format!("I can't tell how big {the} is."),
         },
@@ -132,6 +138,9 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     }
 }
 
+/// Words asking for every measure of a thing, not only its height.
+const BIG_WORDS: &[&str] = &["big", "large", "size", "long", "wide", "thick", "huge", "dimensions", "measure"];
+
 /// Is a hit where the speaker looks (within a block and a half of the looked-at block)?
 fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {
     const SLACK: f64 = 1.5;
@@ -146,7 +155,19 @@ fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {
     }
 }
 
-fn about_tasks(filters: &Filters, tasks: &TaskStack) -> String {
+/// "what did we build today?": the things builds made, oldest first, with who asked.
+pub fn built_so_far(memory: &crate::memory::Memory) -> String {
+    let ids = memory.built_objects().unwrap_or_default();
+    let things: Vec<String> = ids.iter().map(|&id| describe::the(memory, id)).collect();
+    match things.as_slice() {
+        [] => "We haven't built anything yet. Try \"build a red tower\".".into(),
+        [one] => format!("We built {one}."),
+        [rest @ .., last] if rest.len() < 8 => format!("We built {} and {last}.", rest.join(", ")),
+        _ => format!("We built {} things; the last ones were {}.", things.len(), things[things.len() - 3..].join(", ")),
+    }
+}
+
+fn about_tasks(filters: &Filters, tasks: &TaskStack, memory: &crate::memory::Memory) -> String {
     let running = filters.triples().iter().any(|t| matches!(t.obj_text, Some(TextValue::Fixed(ref f)) if f.fixed_value == FixedText::CurrentlyRunning));
     if running {
         return match (tasks.current(), tasks.paused()) {
@@ -165,7 +186,20 @@ fn about_tasks(filters: &Filters, tasks: &TaskStack) -> String {
             Some(o) => format!("Last I was {}: {o}", r.description),
             None => format!("Last I was {}.", r.description),
         },
-        None => "I haven't done anything yet.".into(),
+        // Nothing this run: memory keeps what earlier runs did.
+        None => match memory.last_tasks(1).ok().and_then(|t| t.into_iter().next()) {
+            Some(t) => {
+                use crate::memory::TaskState as S;
+                let how = match t.state {
+                    S::Done => "and finished it",
+                    S::Failed => "but it didn't work out",
+                    S::Cancelled => "until I was told to stop",
+                    S::Pending | S::Running | S::Paused => "when we stopped, before I was done",
+                };
+                format!("Last I was {}, {how}.", t.description)
+            }
+            None => "I haven't done anything yet.".into(),
+        },
     }
 }
 

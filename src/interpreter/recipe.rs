@@ -3,7 +3,17 @@
 //! decided; the task stack decides nothing about words. Each action's recipe lives in its own
 //! file under [`crate::interpreter::actions`].
 
+use crate::memory::{Made, MemoryId};
 use crate::tasks::{Limits, Task, TaskError, TaskKind};
+use crate::world::{Block, Pos};
+
+/// A thing a recipe's task will make, for memory to hold before the first block is placed (see
+/// `memory::builds`): a new object with what it was asked to be, or one already there to finish.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Making {
+    New(Made, Vec<(Pos, Block)>),
+    Existing(MemoryId, Vec<(Pos, Block)>),
+}
 
 /// What one action will do, as data.
 pub trait Recipe: std::fmt::Debug + Send + Sync {
@@ -23,6 +33,11 @@ pub trait Recipe: std::fmt::Debug + Send + Sync {
     /// ("20 long and 5 high, at (3, 5, 4)") — when the label does not say it.
     fn details(&self) -> Option<String> {
         None
+    }
+
+    /// The things its task will make, for `speaker`.
+    fn makes(&self, _speaker: &str) -> Vec<Making> {
+        Vec::new()
     }
 
     /// The recipe as its own type, for tests and callers that look inside one.

@@ -22,6 +22,9 @@ pub enum MemoryError {
     )]
     TooNew { path: PathBuf, found: u32, supported: u32 },
 
+    #[error("the memory file {path} cannot be written ({detail}); nothing the bot learns could be kept — fix its permissions or use another file")]
+    ReadOnly { path: PathBuf, detail: String },
+
     #[error("migrating the memory file {path} from schema version {from} failed ({detail}); the file was left as it was")]
     Migration { path: PathBuf, from: u32, detail: String },
 

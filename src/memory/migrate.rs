@@ -12,6 +12,7 @@
 //!   form queries match), a trigger that forgets a triple's memory row with it, and the indexes
 //!   queries need; tasks gain `description`; schematics gain `name_key`.
 //! - v3: the `learned` table (lines players taught the bot by answering "did you mean?").
+//! - v4: the `plans` table (the cells a running build still means to place for its object).
 
 use rusqlite::{Connection, params};
 
@@ -22,7 +23,7 @@ use super::store::{APPLICATION_ID, SCHEMA_VERSION};
 type Step = fn(&rusqlite::Transaction) -> rusqlite::Result<()>;
 
 /// Steps indexed by the version they start from.
-const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3)];
+const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3), (3, v3_to_v4)];
 
 /// Brings the database from `from` up to [`SCHEMA_VERSION`]. On error nothing has changed.
 pub fn upgrade(conn: &mut Connection, from: u32) -> Result<(), String> {
@@ -59,6 +60,15 @@ fn run_steps(conn: &mut Connection, from: u32) -> Result<(), String> {
 fn v2_to_v3(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     tx.execute_batch(
         "CREATE TABLE learned (key TEXT PRIMARY KEY, text TEXT NOT NULL, form TEXT NOT NULL, speaker TEXT NOT NULL, tick INTEGER NOT NULL);",
+    )
+}
+
+/// v3 → v4: a new table, nothing else changes.
+fn v3_to_v4(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "CREATE TABLE plans (object_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+             x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL, block TEXT NOT NULL,
+             PRIMARY KEY (object_id, x, y, z)) WITHOUT ROWID;",
     )
 }
 

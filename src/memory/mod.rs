@@ -11,9 +11,10 @@
 //! from and that refuses files it cannot read instead of replacing them.
 //!
 //! Map: [`store`] (opening, transactions, shared bookkeeping), `cache` (recent lookups), [`migrate`], [`objects`],
-//! [`triples`], [`chats`], [`tasks`], [`schematics`], [`query`] (filters → answers), [`types`],
+//! [`triples`], [`builds`] (what a build makes keeps its name), [`chats`], [`tasks`], [`schematics`], [`query`] (filters → answers), [`types`],
 //! [`error`]. `schema.sql` is the current schema; `schema_v1.sql` the first one.
 
+pub mod builds;
 pub(crate) mod cache;
 pub mod chats;
 pub mod error;
@@ -37,6 +38,7 @@ pub const SCHEMA_SQL: &str = include_str!("schema.sql");
 /// The first schema, kept to build version-1 files in migration tests.
 pub const SCHEMA_V1_SQL: &str = include_str!("schema_v1.sql");
 
+pub use builds::Made;
 pub use chats::ChatRecord;
 pub use error::MemoryError;
 pub use objects::{BlockObject, EntitySighting, RefObject};

@@ -256,15 +256,7 @@ impl Memory {
             "SELECT b.object_id, b.x, b.y, b.z, b.block FROM object_blocks b
              JOIN reference_objects o ON o.id = b.object_id WHERE o.ref_type = ?1",
         )?;
-        let rows = stmt.query_map([kind.as_str()], |r| {
-            Ok((r.get::<_, MemoryId>(0)?, Pos::new(r.get(1)?, r.get(2)?, r.get(3)?), r.get::<_, String>(4)?))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, p, name) = row?;
-            out.push((id, p, Block::intern(&name)));
-        }
-        Ok(out)
+        read_cells(&mut stmt, [kind.as_str()])
     }
 
     // ---------- entities ----------
@@ -335,6 +327,19 @@ impl Memory {
 }
 
 /// The smallest box holding all positions, `None` for none.
+/// Rows of (object id, x, y, z, block name) as cells.
+pub(crate) fn read_cells(stmt: &mut rusqlite::Statement, params: impl rusqlite::Params) -> Result<Vec<(MemoryId, Pos, Block)>> {
+    let rows = stmt.query_map(params, |r| {
+        Ok((r.get::<_, MemoryId>(0)?, Pos::new(r.get(1)?, r.get(2)?, r.get(3)?), r.get::<_, String>(4)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, p, name) = row?;
+        out.push((id, p, Block::intern(&name)));
+    }
+    Ok(out)
+}
+
 pub fn bbox_of(positions: impl IntoIterator<Item = Pos>) -> Option<BBox> {
     let mut it = positions.into_iter();
     let first = it.next()?;

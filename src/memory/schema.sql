@@ -1,4 +1,4 @@
--- craftmate memory, schema version 3 (the current one).
+-- craftmate memory, schema version 4 (the current one).
 --
 -- Every memory has a row in `memories`; the other tables add what a kind needs. Ids never repeat
 -- (AUTOINCREMENT), so a stale reference ("that", a task's target) can never land on a new thing.
@@ -103,3 +103,13 @@ CREATE TABLE learned (
     speaker TEXT    NOT NULL,
     tick    INTEGER NOT NULL
 );
+
+-- The cells a build still means to place for the object it makes (see memory/builds.rs): while
+-- the build runs, perception gives every block the bot places on one of these cells to that
+-- object, whatever it touches; after a restart, what is left of a plan is offered to finish.
+CREATE TABLE plans (
+    object_id INTEGER NOT NULL REFERENCES memories(id) ON DELETE CASCADE,
+    x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL,
+    block TEXT NOT NULL,
+    PRIMARY KEY (object_id, x, y, z)
+) WITHOUT ROWID;

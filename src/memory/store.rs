@@ -21,7 +21,7 @@ use super::types::{MemoryId, MemoryInfo, MemoryKind};
 /// "CRFT": marks a database file as a craftmate memory (SQLite's `application_id`).
 pub const APPLICATION_ID: i32 = 0x4352_4654;
 /// The schema version this build writes. Older files are migrated on open.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The bot's memory: an SQLite triple store plus tables for objects, chats, tasks and schematics.
 pub struct Memory {
@@ -33,6 +33,8 @@ pub struct Memory {
     now: u64,
     /// Id lists of recent triple lookups (see [`super::cache`]).
     pub(crate) lookups: LookupCache,
+    /// Moves when a build's plan changes (see [`super::builds`]).
+    pub(crate) plans_changed: u64,
 }
 
 /// Ticks are u64 in the game and i64 in SQLite; a game never gets near the difference.
@@ -112,8 +114,15 @@ impl Memory {
              PRAGMA synchronous = NORMAL;
              PRAGMA temp_store = MEMORY;",
         )?;
+        if path.is_some() {
+            // A write-ahead log: a commit is one append (no sync until a checkpoint), a killed
+            // process loses at most the transaction it was in, and the embedded world's own
+            // connection to the same file can write between the memory's transactions.
+            conn.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+            conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        }
         conn.set_prepared_statement_cache_capacity(128);
-        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default() })
+        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default(), plans_changed: 0 })
     }
 
     fn create_schema(&mut self) -> Result<()> {
@@ -285,7 +294,14 @@ enum FileState {
 /// Looks at an existing file without writing to it.
 fn inspect(path: &Path) -> Result<FileState> {
     let corrupt = |detail: String| MemoryError::Corrupt { path: path.to_path_buf(), detail };
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+    // Opened for writing (never created): a file left by a killed bot may hold a half-written
+    // transaction in its journal, and only a writer can roll that back. A file that cannot be
+    // written is refused: a bot that silently saves nothing would lose what players teach it.
+    let writable = std::fs::OpenOptions::new().read(true).write(true).open(path);
+    if let Err(e) = writable {
+        return Err(MemoryError::ReadOnly { path: path.to_path_buf(), detail: e.to_string() });
+    }
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
         .map_err(|e| corrupt(e.to_string()))?;
     let pragma = |name: &str| -> Result<i64> {
         conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0)).map_err(|e| corrupt(e.to_string()))

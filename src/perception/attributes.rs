@@ -26,6 +26,17 @@ pub struct Summary {
 
 /// Summarises a block object.
 pub fn block_object(cells: &FxHashMap<Pos, Block>) -> Option<Summary> {
+    let mut s = built_object(cells)?;
+    let set: FxHashSet<Pos> = cells.keys().copied().collect();
+    for word in shape::guess(&set, &s.bbox) {
+        s.facts.push(("has_shape", word.to_string()));
+    }
+    Some(s)
+}
+
+/// Summarises an object a build made: like [`block_object`] without the shape guess (its name
+/// says what it is).
+pub fn built_object(cells: &FxHashMap<Pos, Block>) -> Option<Summary> {
     let mut s = geometry(cells)?;
     let mut colours: FxHashMap<&'static str, usize> = FxHashMap::default();
     let mut types: FxHashMap<Block, usize> = FxHashMap::default();
@@ -41,10 +52,6 @@ pub fn block_object(cells: &FxHashMap<Pos, Block>) -> Option<Summary> {
     }
     for (block, _) in dominant(types, cells.len(), BLOCK_SHARE, MAX_BLOCK_TYPES) {
         s.facts.push(("has_block_type", block.name().to_string()));
-    }
-    let set: FxHashSet<Pos> = cells.keys().copied().collect();
-    for word in shape::guess(&set, &s.bbox) {
-        s.facts.push(("has_shape", word.to_string()));
     }
     Some(s)
 }

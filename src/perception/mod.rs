@@ -81,6 +81,10 @@ pub struct Perception {
     blocks: Tracker,
     holes: Tracker,
     entities: EntityCache,
+    /// Cells running builds mean to place, and for which object (see `memory::builds`).
+    planned: FxHashMap<Pos, MemoryId>,
+    /// The memory's plans version `planned` was read at.
+    plans_seen: Option<u64>,
 }
 
 impl Perception {
@@ -124,7 +128,9 @@ impl Perception {
         let mut report = PerceptionReport::default();
         if !self.loaded {
             self.blocks = Tracker::load(memory.all_cells(MemoryKind::BlockObject)?);
+            self.blocks.pin(memory.built_objects()?);
             self.holes = Tracker::load(memory.all_cells(MemoryKind::Hole)?);
+            self.plans_seen = None;
             self.entities = EntityCache::load(memory)?;
             self.loaded = true;
             self.cursor = None;
@@ -133,6 +139,12 @@ impl Perception {
         // what "it" and "that" mean next, so a new object of the agent's is marked as attended
         // (once, when it appears: what players talk about later, even mid-build, wins).
         let mut by_agent: Vec<(Pos, bool)> = Vec::new();
+        if self.plans_seen != Some(memory.plans_version()) {
+            let plans = memory.plans()?;
+            self.blocks.pin(plans.iter().map(|(id, _, _)| *id));
+            self.planned = plans.into_iter().map(|(id, p, _)| (p, id)).collect();
+            self.plans_seen = Some(memory.plans_version());
+        }
         let (block_edits, hole_edits) = match self.cursor {
             Some(cursor) => {
                 let (changes, next) = world.changes_since(cursor);
@@ -145,18 +157,40 @@ impl Perception {
                     self.cursor = Some(next);
                     let effects = effects(&changes, |p| self.blocks.owner_of(p).is_some());
                     by_agent = agent_made(&changes, &effects);
-                    edits_from_changes(&changes, &effects)
+                    let (mut blocks, holes) = edits_from_changes(&changes, &effects);
+                    // The bot's blocks on a build's planned cells belong to what it builds.
+                    for (edit, change) in blocks.iter_mut().zip(&changes) {
+                        if let (Edit::Set(p, b), Actor::Agent) = (*edit, &change.by)
+                            && let Some(&id) = self.planned.get(&p)
+                        {
+                            *edit = Edit::Join(p, b, id);
+                        }
+                    }
+                    (blocks, holes)
                 }
             }
             None => {
                 report.scanned = true;
-                self.scan(world, &mut report)
+                let (mut blocks, holes) = self.scan(world, &mut report);
+                // Looking again (a restart): a planned cell that holds a block is the build's.
+                for edit in blocks.iter_mut() {
+                    if let Edit::Set(p, b) = *edit
+                        && let Some(&id) = self.planned.get(&p)
+                    {
+                        *edit = Edit::Join(p, b, id);
+                    }
+                }
+                (blocks, holes)
             }
         };
         write::apply(&mut self.blocks, MemoryKind::BlockObject, &block_edits, memory, &mut report)?;
         write::apply(&mut self.holes, MemoryKind::Hole, &hole_edits, memory, &mut report)?;
         let mut attended: Vec<MemoryId> = Vec::new();
         for (pos, dug) in by_agent {
+            // A build's own object was marked when it was reserved; its scaffold is not news.
+            if !dug && self.planned.contains_key(&pos) {
+                continue;
+            }
             let owner = if dug { self.holes.owner_of(pos) } else { self.blocks.owner_of(pos) };
             if let Some(id) = owner.filter(|id| !attended.contains(id) && report.created.contains(id)) {
                 if let Err(e) = memory.attend(id, world.tick()) {

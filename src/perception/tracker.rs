@@ -13,6 +13,10 @@
 //!   and the others are merged into it;
 //! - an object whose last cell goes is destroyed.
 //!
+//! - a *pinned* object (one a build made: see `memory::builds`) is the blocks it was given, not a
+//!   connected group: cells are added to it only by [`Edit::Join`], it never merges with what it
+//!   touches and never splits, and it is destroyed when its last cell goes.
+//!
 //! Adding cells never needs a flood fill: an object nothing was removed from is still connected,
 //! so it takes part as one unit. Only objects that lost cells are flood-filled, to find their parts.
 
@@ -28,12 +32,14 @@ pub enum Edit {
     Set(Pos, Block),
     /// The cell is not part of the layer (any more).
     Clear(Pos),
+    /// The cell holds this block and belongs to this pinned object, whatever it touches.
+    Join(Pos, Block, MemoryId),
 }
 
 impl Edit {
     pub fn pos(&self) -> Pos {
         match self {
-            Edit::Set(p, _) | Edit::Clear(p) => *p,
+            Edit::Set(p, _) | Edit::Clear(p) | Edit::Join(p, _, _) => *p,
         }
     }
 }
@@ -71,6 +77,11 @@ impl Outcome {
 pub struct Tracker {
     owner: FxHashMap<Pos, MemoryId>,
     objects: FxHashMap<MemoryId, FxHashMap<Pos, Block>>,
+    /// Objects that are their given cells rather than a connected group.
+    pinned: FxHashSet<MemoryId>,
+    /// Cells pinned objects lost, and to whom: a block put back there is theirs again (a doorway
+    /// the agent cut to break out and closed behind it, a player mending a wall of the bot's).
+    vacated: FxHashMap<Pos, MemoryId>,
 }
 
 /// A piece taking part in a regrouping: an untouched object, a part of an object that lost cells,
@@ -105,6 +116,15 @@ impl Tracker {
         }
         t.objects.retain(|_, cells| !cells.is_empty());
         t
+    }
+
+    /// Marks objects as pinned (they may have no cells yet).
+    pub fn pin(&mut self, ids: impl IntoIterator<Item = MemoryId>) {
+        self.pinned.extend(ids);
+    }
+
+    pub fn is_pinned(&self, id: MemoryId) -> bool {
+        self.pinned.contains(&id)
     }
 
     pub fn owner_of(&self, p: Pos) -> Option<MemoryId> {
@@ -148,7 +168,45 @@ impl Tracker {
         let mut shrunk: FxHashSet<MemoryId> = FxHashSet::default();
         let mut added: Vec<(Pos, Block)> = Vec::new();
         for p in order {
-            match (last[&p], self.owner.get(&p).copied()) {
+            let mut edit = last[&p];
+            if let (Edit::Set(_, b), None) = (edit, self.owner.get(&p))
+                && let Some(&id) = self.vacated.get(&p)
+                && self.objects.get(&id).is_some_and(|c| !c.is_empty())
+            {
+                edit = Edit::Join(p, b, id);
+            }
+            match (edit, self.owner.get(&p).copied()) {
+                (Edit::Join(_, b, target), Some(id)) if id == target => {
+                    let cells = self.objects.entry(id).or_default();
+                    if cells.get(&p) != Some(&b) {
+                        cells.insert(p, b);
+                        retyped.insert(id);
+                        out.writes.push(CellWrite { pos: p, old: Some(id), new: Some((id, b)) });
+                    }
+                }
+                (Edit::Join(_, b, target), old) => {
+                    if let Some(id) = old {
+                        if let Some(cells) = self.objects.get_mut(&id) {
+                            cells.remove(&p);
+                        }
+                        if self.pinned.contains(&id) { retyped.insert(id) } else { shrunk.insert(id) };
+                    }
+                    self.pinned.insert(target);
+                    self.owner.insert(p, target);
+                    self.objects.entry(target).or_default().insert(p, b);
+                    retyped.insert(target);
+                    out.writes.push(CellWrite { pos: p, old, new: Some((target, b)) });
+                }
+                (Edit::Clear(_), Some(id)) if self.pinned.contains(&id) => {
+                    // A pinned object only loses the cell: it does not fall apart.
+                    self.owner.remove(&p);
+                    self.vacated.insert(p, id);
+                    if let Some(cells) = self.objects.get_mut(&id) {
+                        cells.remove(&p);
+                    }
+                    retyped.insert(id);
+                    out.writes.push(CellWrite { pos: p, old: Some(id), new: None });
+                }
                 (Edit::Set(_, b), Some(id)) => {
                     let cells = self.objects.entry(id).or_default();
                     if cells.get(&p) != Some(&b) {
@@ -199,7 +257,7 @@ impl Tracker {
                     Some(u)
                 } else if let Some(&u) = piece_of.get(&n) {
                     Some(u)
-                } else if let Some(&id) = self.owner.get(&n) {
+                } else if let Some(&id) = self.owner.get(&n).filter(|id| !self.pinned.contains(id)) {
                     Some(*intact_unit.entry(id).or_insert_with(|| {
                         units.push(Unit::Intact(id));
                         uf.push();
@@ -299,8 +357,12 @@ impl Tracker {
             .collect();
         gone.sort_unstable();
         gone.dedup();
+        if !gone.is_empty() {
+            self.vacated.retain(|_, id| !gone.contains(id));
+        }
         for id in gone {
             self.objects.remove(&id);
+            self.pinned.remove(&id);
             changed.remove(&id);
             if !merged_ids.contains(&id) {
                 out.destroyed.push(id);
@@ -481,6 +543,32 @@ mod tests {
             .unwrap();
         assert_eq!(o.created.len(), 1);
         assert_eq!(t.cell_count(), 2);
+    }
+
+    #[test]
+    fn a_pinned_object_keeps_its_cells_whatever_it_touches() {
+        let mut t = Tracker::new();
+        let mut alloc = ids();
+        t.apply(&column(0, 5..=9), &mut alloc).unwrap(); // 101, a tower somebody built
+        // Stairs a build makes for object 50, touching the tower.
+        let stairs: Vec<Edit> = (1..=3).map(|x| Edit::Join(Pos::new(x, 4 + x, 0), stone(), 50)).collect();
+        let o = t.apply(&stairs, &mut alloc).unwrap();
+        assert!(o.merged.is_empty() && o.created.is_empty(), "{o:?}");
+        assert_eq!(t.cells(101).unwrap().len(), 5, "the tower is still the tower");
+        assert_eq!(t.cells(50).unwrap().len(), 3);
+        // A loose block touching both joins the tower, never the stairs.
+        t.apply(&[Edit::Set(Pos::new(1, 7, 1), stone())], &mut alloc).unwrap();
+        assert_eq!(t.owner_of(Pos::new(1, 7, 1)), Some(101));
+        // Taking the middle step out does not split the stairs, and putting it back mends them.
+        let o = t.apply(&[Edit::Clear(Pos::new(2, 6, 0))], &mut alloc).unwrap();
+        assert!(o.created.is_empty() && o.destroyed.is_empty());
+        assert_eq!(t.cells(50).unwrap().len(), 2);
+        t.apply(&[Edit::Set(Pos::new(2, 6, 0), stone())], &mut alloc).unwrap();
+        assert_eq!(t.owner_of(Pos::new(2, 6, 0)), Some(50));
+        t.apply(&[Edit::Clear(Pos::new(2, 6, 0))], &mut alloc).unwrap();
+        let o = t.apply(&[Edit::Clear(Pos::new(1, 5, 0)), Edit::Clear(Pos::new(3, 7, 0))], &mut alloc).unwrap();
+        assert_eq!(o.destroyed, vec![50]);
+        assert!(!t.is_pinned(50));
     }
 
     #[test]

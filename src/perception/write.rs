@@ -52,6 +52,8 @@ pub fn apply(
         let Some(cells) = tracker.cells(id) else { continue };
         let summary = match kind {
             MemoryKind::Hole => attributes::hole(cells),
+            // What a build made is what it was asked to be: no shape guess beside its name.
+            _ if tracker.is_pinned(id) => attributes::built_object(cells),
             _ => attributes::block_object(cells),
         };
         let Some(summary) = summary else { continue };

@@ -11,7 +11,7 @@ pub mod map;
 
 use crate::agent::Bot;
 use crate::safety::gate;
-use crate::world::embedded::{EmbeddedWorld, Preset};
+use crate::world::embedded::{EmbeddedWorld, Preset, WorldStore};
 use crate::world::{Look, Pos, Vec3, World};
 use commands::Command;
 
@@ -33,15 +33,55 @@ pub struct Session {
     /// Chat-log index up to which bot lines were already shown.
     shown: usize,
     colour: bool,
+    /// Where the world is kept between runs (`--memory`), saved every tick.
+    store: Option<WorldStore>,
+    /// The tick the kept world was at when this run started, if there was one.
+    resumed_at: Option<u64>,
+    /// Whether a failed save was already reported (once is enough).
+    save_failed: bool,
 }
 
 impl Session {
     /// A flat world with the bot at the origin and `player` three blocks east of it, facing it.
-    pub fn new(player: &str, mut make_bot: Box<dyn FnMut() -> Box<dyn Bot>>, colour: bool) -> Session {
-        let mut world = EmbeddedWorld::new(Preset::Flat, "craftmate", Pos::new(0, 5, 0));
-        world.add_player(player, Vec3::new(3.5, 5.0, 0.5), Look::new(90.0, 0.0));
+    pub fn new(player: &str, make_bot: Box<dyn FnMut() -> Box<dyn Bot>>, colour: bool) -> Session {
+        Session::kept(player, make_bot, colour, None).expect("a session without a store cannot fail")
+    }
+
+    /// A session whose world is kept in `store`: the world saved there if there is one (the
+    /// player is put back where they were, or beside the bot), else a new flat world.
+    pub fn kept(
+        player: &str,
+        mut make_bot: Box<dyn FnMut() -> Box<dyn Bot>>,
+        colour: bool,
+        store: Option<WorldStore>,
+    ) -> Result<Session, crate::world::embedded::StoreError> {
+        let saved = match &store {
+            Some(s) => s.load()?,
+            None => None,
+        };
+        let resumed_at = saved.as_ref().map(|w| w.tick());
+        let mut world = saved.unwrap_or_else(|| EmbeddedWorld::new(Preset::Flat, "craftmate", Pos::new(0, 5, 0)));
+        if world.player(player).is_none() {
+            let a = world.agent_pos();
+            world.add_player(player, Vec3::new(a.x as f64 + 3.5, a.y as f64, a.z as f64 + 0.5), Look::new(90.0, 0.0));
+        }
         let bot = make_bot();
-        Session { world, bot, make_bot, player: player.to_string(), shown: 0, colour }
+        let mut session = Session {
+            world,
+            bot,
+            make_bot,
+            player: player.to_string(),
+            shown: 0,
+            colour,
+            store,
+            resumed_at,
+            save_failed: false,
+        };
+        if let Some(store) = &mut session.store {
+            WorldStore::mark_all(&mut session.world);
+            store.save(&mut session.world)?;
+        }
+        Ok(session)
     }
 
     pub fn world(&self) -> &EmbeddedWorld {
@@ -50,10 +90,11 @@ impl Session {
 
     /// The greeting printed at start.
     pub fn banner(&self) -> Vec<String> {
-        vec![
-            format!("craftmate play: you are {} in a flat world, next to the bot (craftmate).", self.player),
-            "Talk to it in plain words (\"build a red cube\", \"come here\"); /help lists commands.".into(),
-        ]
+        let first = match self.resumed_at {
+            Some(tick) => format!("craftmate play: you are {} in the world kept from last time (tick {tick}), with the bot (craftmate).", self.player),
+            None => format!("craftmate play: you are {} in a flat world, next to the bot (craftmate).", self.player),
+        };
+        vec![first, "Talk to it in plain words (\"build a red cube\", \"come here\"); /help lists commands.".into()]
     }
 
     /// Handle one typed line. Chat goes to the bot, whose dialogue passes it through the chat
@@ -78,7 +119,14 @@ impl Session {
     pub fn tick(&mut self) -> Vec<String> {
         self.world.advance();
         self.bot.tick(&mut self.world);
-        self.new_bot_lines()
+        let mut lines = self.new_bot_lines();
+        if let Some(store) = &mut self.store
+            && let Err(e) = store.save(&mut self.world)
+            && !std::mem::replace(&mut self.save_failed, true)
+        {
+            lines.push(format!("* the world could not be saved: {e}"));
+        }
+        lines
     }
 
     /// Tick until the bot is idle (at least once, at most `max` ticks), collecting its lines.
@@ -212,6 +260,8 @@ impl Session {
                         let _ = w.take_chats();
                         self.shown = w.chat_log().len();
                         self.world = w;
+                        // A kept world is now this one.
+                        WorldStore::mark_all(&mut self.world);
                         self.bot = (self.make_bot)();
                         say(format!("loaded the world from {file}"))
                     }

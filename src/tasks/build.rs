@@ -9,11 +9,14 @@
 use super::edit::{Edit, EditStep};
 use super::limits::check_in_world;
 use super::{ChildOutcome, Limits, Step, Task, TaskContext, TaskError, TaskKind};
-use crate::world::{BBox, Block, Pos};
+use super::movement::{Move, MoveOptions};
+use crate::world::{BBox, Block, Pos, World};
 
 pub struct Build {
     label: String,
     edit: Edit,
+    /// The closing line, held while the agent walks out of what it built.
+    leaving: Option<String>,
 }
 
 impl Build {
@@ -22,7 +25,7 @@ impl Build {
     pub fn new(blocks: Vec<(Pos, Block)>, label: impl Into<String>, limits: &Limits) -> Result<Build, TaskError> {
         limits.check_blocks(blocks.len(), "build")?;
         check_in_world(blocks.iter().map(|(p, _)| p))?;
-        Ok(Build { label: label.into(), edit: Edit::new(blocks) })
+        Ok(Build { label: label.into(), edit: Edit::new(blocks), leaving: None })
     }
 
     /// Number of distinct positions in the plan.
@@ -72,18 +75,60 @@ impl Task for Build {
                 if r.scaffold_left > 0 {
                     msg.push_str(&format!(" I had to leave {} scaffold blocks behind.", r.scaffold_left));
                 }
+                // Never end inside what was built (a dome closed over the agent): walk out first,
+                // breaking out if there is no door.
+                if self.leaving.is_none()
+                    && let Some(out) = self.edit.bbox().and_then(|b| way_out(&*ctx.world, b))
+                {
+                    self.leaving = Some(msg);
+                    let goal = super::Goal::Near { target: out, tolerance: 1 };
+                    let walk = Move::with_goal(goal, MoveOptions::breaking_out()).labelled("stepping out of what I built");
+                    return Step::Push(Box::new(walk));
+                }
                 Step::Done(msg)
             }
         }
     }
 
     fn child_finished(&mut self, outcome: ChildOutcome) -> Option<Step> {
-        self.edit.child_finished(outcome)
+        match (self.leaving.take(), outcome) {
+            (Some(msg), ChildOutcome::Done(_)) => Some(Step::Done(msg)),
+            (Some(msg), ChildOutcome::Failed(why)) => Some(Step::Done(format!("{msg} I couldn't get out of it: {why}."))),
+            (None, outcome) => self.edit.child_finished(outcome),
+        }
     }
 
     fn region(&self) -> Option<BBox> {
         self.edit.bbox()
     }
+}
+
+/// Where to stand outside `b` if the agent ended up inside it: two blocks out on the nearest
+/// side, on the ground. `None` when the agent is not inside.
+fn way_out(world: &dyn World, b: BBox) -> Option<Pos> {
+    let a = world.agent_pos();
+    let inside = a.x > b.min.x && a.x < b.max.x && a.z > b.min.z && a.z < b.max.z && a.y >= b.min.y && a.y <= b.max.y;
+    if !inside {
+        return None;
+    }
+    let sides = [
+        (a.x - b.min.x, Pos::new(b.min.x - 2, a.y, a.z)),
+        (b.max.x - a.x, Pos::new(b.max.x + 2, a.y, a.z)),
+        (a.z - b.min.z, Pos::new(a.x, a.y, b.min.z - 2)),
+        (b.max.z - a.z, Pos::new(a.x, a.y, b.max.z + 2)),
+    ];
+    let (_, mut p) = sides.into_iter().min_by_key(|(d, _)| *d)?;
+    // On the ground there: up out of anything solid, down onto something solid.
+    for _ in 0..16 {
+        if world.block_at(p).is_solid() || world.block_at(p.up(1)).is_solid() {
+            p = p.up(1);
+        } else if !world.block_at(p.down(1)).is_solid() {
+            p = p.down(1);
+        } else {
+            break;
+        }
+    }
+    Some(p)
 }
 
 pub(crate) fn capitalise(s: &str) -> String {

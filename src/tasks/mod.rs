@@ -23,6 +23,7 @@
 //! - [`limits`], [`error`]: what a single command may ask for, and why it may be refused.
 
 pub mod blueprint;
+pub mod breakout;
 pub mod build;
 pub mod condition;
 pub mod context;

@@ -9,11 +9,14 @@
 //! way — breaking a player's wall to reach a spot is rarely what they meant. When the agent
 //! itself is shut in (only a few spots reachable on foot: a pit, a hole it dug), it tries one
 //! more plan in which it may *pillar up* on scaffold blocks; if that works it says so, and the blocks it stood on stay in its change record, so "undo"
-//! removes them. Otherwise it **fails with the reason** ("the path is walled off"). Moves pushed
+//! removes them. If that fails too it is truly shut in, and breaks out through the thinnest wall,
+//! putting the blocks back behind it ([`BreakOut`]); anything else **fails with the reason**
+//! ("the path is walled off"). Moves pushed
 //! by builds and digs may pillar from the start (see [`MoveOptions::working`]); the build takes
 //! its scaffold down when it finishes.
 
 use super::blueprint::Blueprint;
+use super::breakout::BreakOut;
 use super::context::{FallWatch, Landing};
 use super::path::{Goal, PathError, PathOptions, PathStep, StepKind, plan};
 use super::{Step, Task, TaskContext, TaskKind};
@@ -27,11 +30,18 @@ pub struct MoveOptions {
     pub working: bool,
     /// The build under way, when `working` (its blocks serve as pillars, its inside is avoided).
     pub blueprint: Option<Arc<Blueprint>>,
+    /// Shut in, break out (leaving everything as it was) rather than climb out on scaffold.
+    pub break_out_first: bool,
 }
 
 impl MoveOptions {
     pub fn working(blueprint: Option<Arc<Blueprint>>) -> Self {
-        MoveOptions { working: true, blueprint }
+        MoveOptions { working: true, blueprint, break_out_first: false }
+    }
+
+    /// A plain walk that, shut in, breaks out rather than climbs.
+    pub fn breaking_out() -> Self {
+        MoveOptions { break_out_first: true, ..MoveOptions::default() }
     }
 
     fn path_options(&self, ctx: &TaskContext) -> PathOptions {
@@ -49,6 +59,10 @@ pub enum Walk {
     Arrived,
     Walking,
     Failed(String),
+    /// No way out on foot or by climbing: the agent is shut in (the reason, for a player).
+    ShutIn(String),
+    /// No way there; `closest` is the reachable spot nearest it, if any.
+    NoWay { reason: String, closest: Option<Pos> },
 }
 
 /// Follows planned paths one step per tick towards a goal, re-planning as needed.
@@ -84,6 +98,14 @@ impl Walker {
         &self.goal
     }
 
+    /// Plan afresh on the next step (the agent got somewhere else on its own, e.g. broke out).
+    pub fn replan(&mut self) {
+        self.steps.clear();
+        self.next = 0;
+        self.at = None;
+        self.climbing = false;
+    }
+
     pub fn step(&mut self, ctx: &mut TaskContext) -> Walk {
         let here = ctx.world.agent_pos();
         // In the air after a drop or a jump: let gravity finish first.
@@ -107,17 +129,21 @@ impl Walker {
                 opts.pillar = Some(ctx.limits.scaffold);
             }
             let mut planned = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
+            let mut shut_in = false;
             if let Err(PathError::WalledOff { explored, .. }) = planned
                 && explored < SHUT_IN_SPOTS
-                && opts.pillar.is_none()
             {
-                // Shut in (a pit, a hole it dug): try once more, allowed to build up on scaffold.
-                opts.pillar = Some(ctx.limits.scaffold);
-                let climb = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
-                if climb.is_ok() {
-                    self.climbing = true;
-                    ctx.note(format!("There's no way to {} on foot, so I'm building my way up.", self.goal.target()));
-                    planned = climb;
+                shut_in = true;
+                if opts.pillar.is_none() && !self.options.break_out_first {
+                    // Shut in (a pit, a hole it dug): try once more, allowed to build up on scaffold.
+                    opts.pillar = Some(ctx.limits.scaffold);
+                    let climb = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
+                    if climb.is_ok() {
+                        self.climbing = true;
+                        shut_in = false;
+                        ctx.note(format!("There's no way to {} on foot, so I'm building my way up.", self.goal.target()));
+                        planned = climb;
+                    }
                 }
             }
             match planned {
@@ -127,6 +153,11 @@ impl Walker {
                     self.at = Some(here);
                 }
                 Ok(_) => return Walk::Arrived,
+                Err(e) if shut_in => return Walk::ShutIn(e.to_string()),
+                Err(PathError::WalledOff { target, explored, closest }) => {
+                    let reason = PathError::WalledOff { target, explored, closest }.to_string();
+                    return Walk::NoWay { reason, closest };
+                }
                 Err(e) => return Walk::Failed(e.to_string()),
             }
         }
@@ -171,6 +202,13 @@ pub struct Move {
     walker: Walker,
     label: Option<String>,
     arrived: Option<String>,
+    /// Whether it already broke out of somewhere on this walk (once is enough).
+    broke_out: bool,
+    /// When there is no way there: go as close as possible and say so (walks players ask for;
+    /// a build's walks report failure instead, so the build can decide).
+    settle: bool,
+    /// Where it wanted to go, once it settled for getting close.
+    settled_for: Option<Pos>,
 }
 
 impl Move {
@@ -198,7 +236,18 @@ impl Move {
     }
 
     pub fn with_goal(goal: Goal, options: MoveOptions) -> Move {
-        Move { walker: Walker::new(goal, options), label: None, arrived: None }
+        Move { walker: Walker::new(goal, options), label: None, arrived: None, broke_out: false, settle: false, settled_for: None }
+    }
+
+    /// Where it is going, in words: the label's ("the house"), else the position.
+    fn destination(&self, goal: Pos) -> String {
+        self.label.as_deref().and_then(|l| l.strip_prefix("going to ")).map(str::to_string).unwrap_or_else(|| goal.to_string())
+    }
+
+    /// With no way there, go to the reachable spot nearest it instead, and say so.
+    pub fn or_nearest(mut self) -> Move {
+        self.settle = true;
+        self
     }
 
     /// Replace the description ("going to the house").
@@ -228,10 +277,28 @@ impl Task for Move {
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
         match self.walker.step(ctx) {
             Walk::Walking => Step::Continue,
-            Walk::Arrived => {
-                Step::Done(self.arrived.clone().unwrap_or_else(|| format!("I'm at {}.", ctx.world.agent_pos())))
-            }
+            Walk::Arrived => match self.settled_for {
+                Some(goal) => Step::Done(format!("I'm at {}, as close as I can get to {}.", ctx.world.agent_pos(), self.destination(goal))),
+                None => Step::Done(self.arrived.clone().unwrap_or_else(|| format!("I'm at {}.", ctx.world.agent_pos()))),
+            },
             Walk::Failed(reason) => Step::Failed(reason),
+            Walk::NoWay { reason, closest: Some(near) } if self.settle && self.settled_for.is_none() => {
+                let goal = self.walker.goal().target();
+                ctx.note(format!("There's no way all the way to {}, so I'm going as close as I can.", self.destination(goal)));
+                self.settled_for = Some(goal);
+                let options = self.walker.options.clone();
+                self.walker = Walker::new(Goal::Near { target: near, tolerance: 0 }, options);
+                tracing::debug!(%reason, %near, "settling for the nearest reachable spot");
+                Step::Continue
+            }
+            Walk::NoWay { reason, .. } => Step::Failed(reason),
+            // Shut in: break out (putting the wall back), then walk on.
+            Walk::ShutIn(_) if !self.broke_out => {
+                self.broke_out = true;
+                self.walker.replan();
+                Step::Push(Box::new(BreakOut::toward(self.walker.goal().target())))
+            }
+            Walk::ShutIn(reason) => Step::Failed(reason),
         }
     }
 }
@@ -318,7 +385,7 @@ impl Task for Follow {
             match w.step(ctx) {
                 Walk::Walking => {}
                 Walk::Arrived => self.walker = None,
-                Walk::Failed(reason) => {
+                Walk::Failed(reason) | Walk::ShutIn(reason) | Walk::NoWay { reason, .. } => {
                     if !self.complained {
                         ctx.note(format!("I can't keep up with {}: {reason}", self.player));
                         self.complained = true;
@@ -376,19 +443,37 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_walk_never_breaks_anything() {
+    fn a_walk_shut_in_breaks_out_and_leaves_every_block_as_it_was() {
         let mut w = EmbeddedWorld::flat();
-        // Walled in with a roof: no way out without breaking blocks, which a walk never does.
+        // Walled in with a roof: no way out on foot or by climbing.
         let shell = BBox::new(Pos::new(-3, 5, -3), Pos::new(3, 8, 3));
         for p in shell.iter().filter(|p| p.x.abs() == 3 || p.z.abs() == 3 || p.y == 8) {
             w.set_block_by(p, block("stone"), Actor::World);
         }
         let before = w.clone();
-        let (state, msg) = run_task(&mut w, Move::to(Pos::new(8, 5, 0)), 20);
-        assert_eq!(state, TaskState::Failed);
-        assert_eq!(msg, "I can't find a way to (8, 5, 0): the path is walled off");
-        assert!(w.same_blocks(&before).is_none());
+        let (state, msg) = run_task(&mut w, Move::to(Pos::new(8, 5, 0)), 200);
+        assert_eq!(state, TaskState::Done, "{msg}");
+        assert_eq!(w.agent_pos(), Pos::new(8, 5, 0));
+        assert!(w.same_blocks(&before).is_none(), "the wall it broke through is whole again");
         assert_eq!(Move::come_here(Pos::new(1, 5, 1)).describe(), "coming to you");
+    }
+
+    #[test]
+    fn a_walk_that_cannot_get_there_fails_unless_asked_to_get_close() {
+        let mut w = EmbeddedWorld::flat();
+        // The goal is walled in; the agent is not.
+        let shell = BBox::new(Pos::new(7, 5, -3), Pos::new(13, 8, 3));
+        for p in shell.iter().filter(|p| p.x == 7 || p.x == 13 || p.z.abs() == 3 || p.y == 8) {
+            w.set_block_by(p, block("stone"), Actor::World);
+        }
+        let before = w.clone();
+        let (state, msg) = run_task(&mut w, Move::to(Pos::new(10, 5, 0)), 60);
+        assert_eq!((state, msg.as_str()), (TaskState::Failed, "I can't find a way to (10, 5, 0): the path is walled off"));
+        let (state, msg) = run_task(&mut w, Move::to(Pos::new(10, 5, 0)).or_nearest(), 60);
+        assert_eq!(state, TaskState::Done, "{msg}");
+        assert!(msg.contains("as close as I can get to (10, 5, 0)"), "{msg}");
+        assert_eq!(w.agent_pos(), Pos::new(6, 5, 0));
+        assert!(w.same_blocks(&before).is_none(), "nothing broken");
     }
 
     #[test]

@@ -114,6 +114,9 @@ pub struct TaskMeta {
     pub speaker: Option<String>,
     pub chat: Option<String>,
     pub logical_form: Option<serde_json::Value>,
+    /// The memory ids of the objects the command makes (reserved in memory before it runs).
+    #[serde(default)]
+    pub made: Vec<i64>,
 }
 
 impl TaskMeta {

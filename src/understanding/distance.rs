@@ -8,6 +8,8 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
+use super::form_json;
+
 const UNITS: &[&str] = &["block", "blocks", "step", "steps", "space", "spaces", "meter", "meters", "metres"];
 
 fn direction(w: &str) -> Option<&'static str> {
@@ -24,7 +26,7 @@ fn direction(w: &str) -> Option<&'static str> {
 
 /// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me)" in the step, ending the step
 /// or followed by nothing that names another thing; returns the words and the form's parts.
-fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &'static str)> {
+fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &'static str, bool)> {
     let end = step.end.min(tokens.len());
     for k in step.start..end {
         if tokens[k].parse::<i32>().map_or(true, |n| !(1..=1000).contains(&n)) {
@@ -36,14 +38,14 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &
         }
         let Some(dir) = tokens.get(j).filter(|_| j < end).and_then(|w| direction(w)) else { continue };
         let mut last = j;
-        // "of me", "from here": the speaker; "of the tower": another thing, not handled here.
+        // "of me", "from here": the speaker; "of the tower": another thing (the flag).
         if matches!(tokens.get(j + 1).map(String::as_str), Some("of" | "from")) && j + 1 < end {
             match tokens.get(j + 2).map(String::as_str) {
                 Some("me" | "here" | "you") => last = j + 2,
-                _ => return None,
+                _ => return Some((k..j + 1, k, dir, true)),
             }
         }
-        return Some((k..last + 1, k, dir));
+        return Some((k..last + 1, k, dir, false));
     }
     None
 }
@@ -51,15 +53,37 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &
 /// Writes a distance from the speaker said in `step` into the action's location. Returns the
 /// words it covers (empty when the step says none, or names another thing to measure from).
 pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<usize> {
-    let kind = action.get("action_type").and_then(Value::as_str).unwrap_or("");
-    if !matches!(kind, "BUILD" | "DIG" | "SPAWN" | "MOVE" | "FILL") {
+    let kind = action.get("action_type").and_then(Value::as_str).unwrap_or("").to_string();
+    if !matches!(kind.as_str(), "BUILD" | "DIG" | "SPAWN" | "MOVE" | "FILL") {
         return Vec::new();
     }
-    // A location naming a thing ("next to the tower") is the parser's to read.
-    if action.pointer("/location/reference_object/filters").is_some() {
+    let named = action.pointer("/location/reference_object/filters").is_some();
+    let Some((words, number, dir, of_thing)) = find(tokens, step) else { return Vec::new() };
+    // The distance is no measure of the thing built ("a cube 5 blocks north": not 5 high).
+    if named == of_thing
+        && let Some(schematic) = action.get_mut("schematic")
+    {
+        let kept: Vec<Value> = form_json::triples(schematic)
+            .into_iter()
+            .filter(|t| t.get("obj_text").and_then(form_json::span).is_none_or(|s| !(s.start >= words.start && s.end <= words.end)))
+            .collect();
+        if kept.len() < form_json::triples(schematic).len() {
+            form_json::set_triples(schematic, kept);
+        }
+    }
+    // "5 blocks north of the red cube": the thing is the parser's to read, the distance and the
+    // direction are the words'.
+    if named && of_thing {
+        if let Some(loc) = action.get_mut("location").and_then(Value::as_object_mut) {
+            loc.insert("relative_direction".into(), json!(dir));
+            loc.insert("steps".into(), json!([0, [number, number]]));
+        }
+        return words.collect();
+    }
+    // Otherwise a location naming a thing ("next to the tower") is the parser's to read.
+    if named || of_thing {
         return Vec::new();
     }
-    let Some((words, number, dir)) = find(tokens, step) else { return Vec::new() };
     // A walk goes from where the bot stands, and its "forward" is the bot's own: only compass
     // words, which need no frame, are read here for moves.
     let compass = words.clone().any(|k| matches!(tokens[k].as_str(), "north" | "south" | "east" | "west"));
@@ -98,7 +122,13 @@ mod tests {
         let t = tokenize("go 10 blocks north");
         assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
         assert_eq!(a["location"]["reference_object"]["special_reference"]["fixed_value"], json!("AGENT"));
-        // Measured from another thing, or no direction at all: left alone.
+        // From a thing the parser found: the distance and the direction are written in.
+        let t = tokenize("build a green cube 5 blocks north of the red cube");
+        let mut a = json!({"action_type": "BUILD", "location": {"relative_direction": "UP",
+            "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [10, 10]]}]}}}}});
+        assert_eq!(repair(&mut a, &t, 0..t.len()), vec![4, 5, 6]);
+        assert_eq!((a["location"]["relative_direction"].clone(), a["location"]["steps"].clone()), (json!("FRONT"), json!([0, [4, 4]])));
+        // Measured from another thing the parser missed, or no direction at all: left alone.
         for line in ["build a cube 5 blocks north of the blue sphere", "build a wall 5 blocks long"] {
             let t = tokenize(line);
             let mut a = json!({"action_type": "BUILD", "schematic": {}});

@@ -169,6 +169,19 @@ pub fn is_did_you(normalized: &str) -> bool {
         && text.split_whitespace().nth(2).is_some_and(|w| matches!(w, "built" | "build" | "made" | "make" | "dug" | "dig" | "destroyed" | "destroy" | "finished" | "finish" | "done" | "ever" | "already"))
 }
 
+/// "what did we build today?", "what have you built so far", "what did you make": a question
+/// about what the bot has built, answered from the objects builds made.
+pub fn is_what_built(normalized: &str) -> bool {
+    let text = core(normalized).unwrap_or_else(|| normalized.to_string());
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let asks = matches!(words.as_slice(), ["what", "did" | "have" | "has", "we" | "you" | "u", ..] | ["what", "'ve", ..]);
+    asks && words.iter().any(|w| matches!(*w, "built" | "build" | "made" | "make" | "constructed"))
+        && words.iter().all(|w| {
+            matches!(*w, "what" | "did" | "have" | "has" | "we" | "you" | "u" | "'ve" | "built" | "build" | "made" | "make"
+                | "constructed" | "today" | "so" | "far" | "yet" | "together" | "here" | "for" | "me" | "us" | "all" | "?")
+        })
+}
+
 /// "how do I make a furnace", "what's the recipe for a bed": a question about how to do
 /// something, not a command.
 pub fn is_how_to(normalized: &str) -> bool {
@@ -179,6 +192,14 @@ pub fn is_how_to(normalized: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn questions_about_what_was_built() {
+        assert!(is_what_built("what did we build today ?"));
+        assert!(is_what_built("what have you built so far"));
+        assert!(!is_what_built("what did you build the tower from"));
+        assert!(!is_what_built("build a tower"));
+    }
 
     #[test]
     fn small_words_are_peeled_from_both_ends() {

@@ -26,8 +26,10 @@ pub mod form_json;
 pub mod giving;
 pub mod measures;
 pub mod naming;
+pub mod relation;
 pub mod sequence;
 pub mod spelling;
+pub mod superlative;
 
 use exact::ExactTable;
 use serde_json::Value;
@@ -54,6 +56,8 @@ pub enum Source {
     /// A question about what the bot has done ("have you built a house?"): answered from its
     /// history, never acted on.
     DidYou,
+    /// "what did we build today?": answered from the objects builds made.
+    WhatBuilt,
 }
 
 /// A line as understood.
@@ -184,8 +188,15 @@ impl Understanding {
         {
             return Some(reading("good job", lf.clone(), 1.0, Source::Known));
         }
-        if let Some(lf) = giving::read(text).or_else(|| giving::read_spawn(text)).or_else(|| naming::read(text)) {
+        if let Some(lf) = giving::read(text)
+            .or_else(|| giving::read_spawn(text))
+            .or_else(|| naming::read(text))
+            .or_else(|| superlative::read(text))
+        {
             return Some(reading(text, lf, 1.0, Source::Known));
+        }
+        if everyday::is_what_built(text) {
+            return Some(reading(text, LogicalForm::new(DialogueType::GetMemory), 1.0, Source::WhatBuilt));
         }
         if everyday::is_did_you(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::DidYou));
@@ -234,7 +245,7 @@ impl Understanding {
             }
         }
         let (mut best, measured, located) = self.measured(best);
-        if best.source == Source::Parser && !measured.is_empty() && !choices.is_empty() {
+        if best.source == Source::Parser && (!measured.is_empty() || located) && !choices.is_empty() {
             best.confidence = confidence_without(&choices, &measured, located);
         }
         Some(best)
@@ -267,6 +278,9 @@ impl Understanding {
             let moved = distance::repair(action, &tokens, step.clone());
             changed |= !moved.is_empty();
             located |= !moved.is_empty();
+            let related = relation::repair(action, &tokens, step.clone());
+            changed |= related;
+            located |= related;
             covered.extend(moved);
             changed |= measures::count(action, &tokens, step.clone());
             let found = measures::repair(action, &tokens, step);
@@ -299,7 +313,7 @@ fn confidence_without(choices: &[crate::parser::decode::Choice], measured: &[usi
     const LOCATION_TOKENS: &[&str] = &[
         "k:location", "k:reference_object", "k:special_reference", "k:relative_direction", "k:steps", "k:fixed_value",
         "k:contains_coreference", "k:has_measure", "k:text_span", "v:SPEAKER", "v:AGENT", "v:FRONT", "v:BACK", "v:LEFT",
-        "v:RIGHT", "v:UP", "v:DOWN", "v:AWAY", "v:NEAR", "v:yes",
+        "v:RIGHT", "v:UP", "v:DOWN", "v:AWAY", "v:NEAR", "v:INSIDE", "v:BETWEEN", "v:OUTSIDE", "v:AROUND", "v:yes",
     ];
     let log: f32 = choices
         .iter()

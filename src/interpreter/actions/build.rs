@@ -3,7 +3,8 @@
 //! location, moved clear of the speaker, the bot and the thing it is built beside.
 
 use crate::interpreter::location::{self, Purpose, Target};
-use crate::interpreter::recipe::Recipe;
+use crate::interpreter::recipe::{Making, Recipe};
+use crate::memory::{Made, MemoryId};
 use crate::interpreter::schematic::{ShapeAsk, shape_request};
 use crate::logical_form::Action;
 use crate::schematics::{self, Schematic, ShapeRequest};
@@ -22,6 +23,19 @@ pub const MAX_COPIES: i64 = 10;
 pub struct Build {
     pub blocks: Vec<(Pos, Block)>,
     pub label: String,
+    /// What the blocks make, in `copies` equal runs of `blocks` (one object each); `None` for
+    /// a finish of `finishing`, or a build that makes no named thing.
+    pub made: Option<Made>,
+    pub copies: usize,
+    /// The object this build finishes (a build cut off by a restart).
+    pub finishing: Option<MemoryId>,
+}
+
+impl Build {
+    /// A build of one new thing (or `copies` of it) that memory names from `made`.
+    pub fn making(blocks: Vec<(Pos, Block)>, label: impl Into<String>, made: Made, copies: usize) -> Build {
+        Build { blocks, label: label.into(), made: Some(made), copies: copies.max(1), finishing: None }
+    }
 }
 
 impl Recipe for Build {
@@ -39,9 +53,35 @@ impl Recipe for Build {
         let bbox = self.blocks.iter().fold(BBox::new(*first, *first), |b, (p, _)| b.union(&BBox::new(*p, *p)));
         Some(format!("{}, at {}", size_phrase(&self.label, bbox), bbox.min))
     }
+    fn makes(&self, speaker: &str) -> Vec<Making> {
+        if let Some(id) = self.finishing {
+            return vec![Making::Existing(id, self.blocks.clone())];
+        }
+        let Some(made) = &self.made else { return Vec::new() };
+        let made = Made { speaker: speaker.to_string(), ..made.clone() };
+        let per = self.blocks.len().div_ceil(self.copies.max(1)).max(1);
+        self.blocks.chunks(per).map(|part| Making::New(made.clone(), part.to_vec())).collect()
+    }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// The plan that finishes building `object` (cut off by a restart): the cells of its plan that
+/// are not right yet, built as that same object.
+pub fn finishing(object: MemoryId, blocks: Vec<(Pos, Block)>, label: impl Into<String>) -> Plan {
+    let label = label.into();
+    push(Build { blocks, label: label.clone(), made: None, copies: 1, finishing: Some(object) }, Times::Count(1), label)
+}
+
+/// What a shape request makes, as memory names it: the shape word in the singular ("cubes" →
+/// "cube"), the colour and the material the player said.
+pub fn made_of(req: &ShapeRequest) -> Made {
+    let mut words: Vec<String> = req.name.split_whitespace().map(str::to_string).collect();
+    if let Some(last) = words.last_mut() {
+        *last = crate::memory::query::names::lemma(last);
+    }
+    Made { name: words.join(" "), colour: req.colour.clone(), block_type: req.block_type.clone(), speaker: String::new() }
 }
 
 /// A build's measures the way players say them: "20 long and 5 high" for walls and lines,
@@ -70,7 +110,8 @@ pub(super) fn free_build(turn: &mut Turn, times: Times, limits: &schematics::Lim
     let target = location::default_place(turn);
     let blocks = place(turn, &sch, &target);
     let label = "a little house of my own design";
-    Ok(push(Build { blocks, label: label.into() }, times, label))
+    let made = Made { name: "house".into(), ..Made::default() };
+    Ok(push(Build::making(blocks, label, made, 1), times, label))
 }
 
 /// Where a schematic goes for a target: its footprint centred on the spot, standing on the
@@ -88,15 +129,25 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
         let f = crate::interpreter::directions::forward(turn.speaker_look);
         Pos::new(f.x, 0, f.z)
     });
-    let vertical = t.step.is_some_and(|s| s.y != 0);
+    // Inside a thing or above/below it: the height is the target's, not the ground's.
+    let vertical = t.step.is_some_and(|s| s.y != 0) || t.inside;
     for _ in 0..64 {
         let y = if vertical { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
         let bodies = [turn.speaker_block(), turn.agent_pos()];
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
-        let blocked = bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1)))
+        // Unless the player typed coordinates, a build never cuts into what stands there, and it
+        // stands on the ground, not on top of another build, unless asked to ("on top of").
+        let in_the_way = !t.exact
+            && (b.iter().any(|p| turn.world.block_at(p).is_solid())
+                || (!vertical && {
+                    let under = turn.world.block_at(Pos::new(centre.x, y - 1, centre.z));
+                    under.is_solid() && !under.is_natural()
+                }));
+        let blocked = in_the_way
+            || bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1)))
             || turn.planned.iter().any(overlaps)
-            || t.anchor.is_some_and(|a| {
+            || t.anchor.filter(|_| !t.inside).is_some_and(|a| {
                 // Beside a thing means beside it: standing on its top (the ground under a
                 // pillar is its top) overlaps it too, unless the direction was up or down.
                 let xz = a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z;
@@ -151,7 +202,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schemati
         if !(1..=MAX_COPIES).contains(&copies) {
             return Err(Problem::say(format!("I can build between 1 and {MAX_COPIES} copies at a time.")));
         }
-        (sch, label_of(&req), copies as usize)
+        (sch, (label_of(&req), made_of(&req)), copies as usize)
     } else if a.reference_object.is_some() {
         return super::copy::copy(turn, a, times);
     } else {
@@ -176,8 +227,9 @@ pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schemati
         // Keep a block's gap: two builds of one command should not touch.
         turn.planned.push(BBox::new(bbox.min - Pos::new(1, 0, 1), bbox.max + Pos::new(1, 0, 1)));
     }
+    let (label, made) = label;
     let label = if copies > 1 { format!("{copies} × {label}") } else { label };
-    Ok(push(Build { blocks, label: label.clone() }, times, label))
+    Ok(push(Build::making(blocks, label.clone(), made, copies), times, label))
 }
 
 #[cfg(test)]
@@ -196,7 +248,7 @@ mod tests {
         let mut memory = Memory::in_memory().unwrap();
         let turn = Turn::new("alice", "build a cube near the pillar", &w, &mut memory);
         let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("red_wool").unwrap())));
-        let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true };
+        let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true, exact: false, inside: false };
         let blocks = place(&turn, &cube, &target);
         assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
         assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");

@@ -6,6 +6,7 @@ use crate::interpreter::describe;
 use crate::interpreter::location::{self, Purpose, Target};
 use crate::interpreter::reference::{self, Want};
 use crate::logical_form::Action;
+use crate::memory::Made;
 use crate::schematics::Schematic;
 use crate::tasks::Times;
 use crate::world::Pos;
@@ -29,11 +30,15 @@ pub(super) fn copy(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
             let s = obj.bbox.size();
             let shift = if r.x != 0 { s[0] + 2 } else { s[2] + 2 };
             let c = reference::centre(&obj.bbox).block();
-            Target { pos: c + Pos::new(r.x * shift, 0, r.z * shift), anchor: Some(obj.bbox), step: Some(r), steps: None, near: false }
+            Target { pos: c + Pos::new(r.x * shift, 0, r.z * shift), anchor: Some(obj.bbox), step: Some(r), steps: None, near: false, exact: false, inside: false }
         }
     };
     let blocks = place(turn, &sch, &target);
     let label = format!("a copy of {}", describe::the(turn.memory, id));
-    Ok(push(Build { blocks, label: label.clone() }, times, label))
+    // The copy is what the original is: a copy of the house is a house.
+    let first = |pred: &str| turn.memory.values_of(id, pred).ok().and_then(|v| v.into_iter().next());
+    let name = first("has_name").or_else(|| first("has_shape")).unwrap_or_else(|| "structure".into());
+    let made = Made { name, colour: first("has_colour"), block_type: None, speaker: String::new() };
+    Ok(push(Build::making(blocks, label.clone(), made, 1), times, label))
 }
 

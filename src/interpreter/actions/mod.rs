@@ -6,7 +6,7 @@
 //! bot will do, as data), says how the bot describes doing it, and makes its task. Adding an
 //! action is a new file here, its line in [`action_plan`], and its task in `crate::tasks`.
 
-mod build;
+pub mod build;
 mod copy;
 mod dance;
 mod destroy;

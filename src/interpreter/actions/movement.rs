@@ -15,11 +15,22 @@ use super::{Plan, push};
 use crate::interpreter::context::Turn;
 use crate::interpreter::problem::{Problem, Result};
 
-/// Walk to `pos`, stopping within `tolerance` blocks of it (0: exactly there).
+/// Walk to `pos`, stopping within `tolerance` blocks of it (0: exactly there). With no way
+/// there, it goes as close as it can and says so.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MoveTo {
     pub pos: Pos,
     pub tolerance: i32,
+    /// May build its way up on scaffold ("go on top of the house").
+    pub climb: bool,
+    /// What it is going to, in words ("the house"), for what it says on the way.
+    pub label: Option<String>,
+}
+
+impl MoveTo {
+    pub fn new(pos: Pos, tolerance: i32) -> MoveTo {
+        MoveTo { pos, tolerance, climb: false, label: None }
+    }
 }
 
 impl Recipe for MoveTo {
@@ -27,7 +38,13 @@ impl Recipe for MoveTo {
         TaskKind::Move
     }
     fn task(&self, _: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
-        Ok(Box::new(if self.tolerance > 0 { Move::near(self.pos, self.tolerance) } else { Move::to(self.pos) }))
+        let goal = crate::tasks::path::Goal::Near { target: self.pos, tolerance: self.tolerance.max(0) };
+        let options = if self.climb { crate::tasks::MoveOptions::working(None) } else { crate::tasks::MoveOptions::default() };
+        let mut m = Move::with_goal(goal, options).or_nearest();
+        if let Some(l) = &self.label {
+            m = m.labelled(format!("going to {l}"));
+        }
+        Ok(Box::new(m))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -102,20 +119,34 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
         return Ok(push(ComeHere(turn.speaker_block()), times, "coming to you"));
     }
     let t = location::resolve(turn, &loc, Purpose::Move)?;
-    // To a thing: stand on the ground beside it, on the side nearest the bot — not on its top
-    // (unless asked), which the bot may have no way up to.
-    if let (Some(b), None) = (t.anchor, t.step)
-        && !turn.has_word("top")
-        && !turn.has_word("inside")
-    {
-        let a = turn.agent_pos();
-        let mut p = Pos::new(a.x.clamp(b.min.x - 1, b.max.x + 1), b.min.y, a.z.clamp(b.min.z - 1, b.max.z + 1));
-        if (b.min.x..=b.max.x).contains(&p.x) && (b.min.z..=b.max.z).contains(&p.z) {
-            p.x = b.min.x - 1;
+    let inside = matches!(loc.as_location().and_then(|l| l.relative_direction), Some(crate::logical_form::RelativeDirection::Inside))
+        || turn.has_word("inside")
+        || turn.has_word("into");
+    let on_top = t.step.is_some_and(|s| s.y > 0) || turn.has_word("top");
+    if let Some(b) = t.anchor {
+        let name = describe_anchor(turn, &loc);
+        // Inside a thing: on its floor, if it has one to stand on; the walk finds the door.
+        if inside {
+            let Some(pos) = inside_spot(turn.world, b) else {
+                let what = name.unwrap_or_else(|| "it".into());
+                return Err(Problem::say(format!("There's no room inside {what} for me to stand.")));
+            };
+            let label = format!("inside {}", name.clone().unwrap_or_else(|| pos.to_string()));
+            return Ok(push(MoveTo { label: Some(label.clone()), ..MoveTo::new(pos, 0) }, times, format!("going {label}")));
         }
-        let pos = Pos::new(p.x, location::ground(turn.world, p.x, p.z, b.min.y), p.z);
-        let label = format!("going to {}", describe_anchor(turn, &loc).unwrap_or_else(|| pos.to_string()));
-        return Ok(push(MoveTo { pos, tolerance: 1 }, times, label));
+        // On top, only when asked: building its way up if there are no stairs.
+        if on_top {
+            let c = reference::centre(&b).block();
+            let pos = Pos::new(c.x, location::ground(turn.world, c.x, c.z, b.max.y + 1), c.z);
+            let label = format!("the top of {}", name.clone().unwrap_or_else(|| "it".into()));
+            return Ok(push(MoveTo { climb: true, label: Some(label.clone()), ..MoveTo::new(pos, 1) }, times, format!("going to {label}")));
+        }
+        // To a thing: stand on the ground beside it, on the side nearest the speaker.
+        if t.step.is_none() {
+            let pos = beside(turn.world, b, turn.speaker_block());
+            let label = name.unwrap_or_else(|| pos.to_string());
+            return Ok(push(MoveTo { label: Some(label.clone()), ..MoveTo::new(pos, 1) }, times, format!("going to {label}")));
+        }
     }
     let pos = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
     // To a thing: anywhere beside it will do.
@@ -126,14 +157,52 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
         (false, None, Some(_)) if t.steps.is_some() => 0,
         _ => 1,
     };
-    Ok(push(MoveTo { pos, tolerance }, times, format!("going to {pos}")))
+    Ok(push(MoveTo::new(pos, tolerance), times, format!("going to {pos}")))
+}
+
+/// The spot on the ground just outside `b` nearest `from` where a body fits.
+fn beside(world: &dyn crate::world::World, b: crate::world::BBox, from: Pos) -> Pos {
+    let mut best: Option<(i64, Pos)> = None;
+    for x in b.min.x - 1..=b.max.x + 1 {
+        for z in b.min.z - 1..=b.max.z + 1 {
+            let ring = x < b.min.x || x > b.max.x || z < b.min.z || z > b.max.z;
+            if !ring {
+                continue;
+            }
+            let p = Pos::new(x, location::ground(world, x, z, b.min.y), z);
+            let fits = !world.block_at(p).is_solid() && !world.block_at(p.up(1)).is_solid() && p.y <= b.min.y + 1;
+            let d = ((p.x - from.x) as i64).pow(2) + ((p.z - from.z) as i64).pow(2) + ((p.y - from.y) as i64).pow(2);
+            if fits && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, p));
+            }
+        }
+    }
+    best.map(|(_, p)| p).unwrap_or(Pos::new(b.min.x - 1, b.min.y, b.min.z - 1))
+}
+
+/// A spot on the floor inside `b` where a body fits, nearest its middle.
+fn inside_spot(world: &dyn crate::world::World, b: crate::world::BBox) -> Option<Pos> {
+    let c = reference::centre(&b).block();
+    let mut spots: Vec<Pos> = Vec::new();
+    for x in b.min.x + 1..b.max.x {
+        for z in b.min.z + 1..b.max.z {
+            for y in b.min.y..b.max.y {
+                let p = Pos::new(x, y, z);
+                if world.block_at(p.down(1)).is_solid() && !world.block_at(p).is_solid() && !world.block_at(p.up(1)).is_solid() {
+                    spots.push(p);
+                    break;
+                }
+            }
+        }
+    }
+    spots.into_iter().min_by_key(|p| (p.x - c.x).abs() + (p.z - c.z).abs())
 }
 
 /// "the red tower": the thing a location points at, in the player's words.
 fn describe_anchor(turn: &mut Turn, loc: &LocationArg) -> Option<String> {
     let r = loc.as_location()?.reference_object.as_deref()?;
     match reference::resolve_one(turn, r, Want::Anything).ok()? {
-        Referent::Memory { id, .. } => Some(describe::the(turn.memory, id)),
+        Referent::Memory { id, .. } => Some(describe::the_for(turn.memory, id, &turn.tokens)),
         Referent::Point(_) => None,
     }
 }
@@ -195,7 +264,7 @@ mod tests {
         let mut turn = Turn::new("alice", text, &w, &mut memory);
         let plans = command(&mut turn, &lf, &schematics::Limits::default()).unwrap();
         let Plan::Push { recipe, .. } = &plans[0] else { panic!("expected a move, got {:?}", plans[0]) };
-        let Some(MoveTo { pos, tolerance }) = recipe.as_any().downcast_ref::<MoveTo>() else {
+        let Some(MoveTo { pos, tolerance, .. }) = recipe.as_any().downcast_ref::<MoveTo>() else {
             panic!("expected a move, got {recipe:?}")
         };
         assert_eq!(*tolerance, 0, "4 steps means 4, not 3");

@@ -140,7 +140,12 @@ pub enum PathError {
     NoRoom(Pos),
     /// Every reachable spot was tried (`explored` of them: few means the agent is shut in).
     #[error("I can't find a way to {target}: the path is walled off")]
-    WalledOff { target: Pos, explored: usize },
+    WalledOff {
+        target: Pos,
+        explored: usize,
+        /// The reachable spot nearest the goal (by the planner's estimate), if any was found.
+        closest: Option<Pos>,
+    },
     #[error("I can't plan a walk to {0}: the area to search is too large")]
     TooLarge(Pos),
     #[error("I can't find a way to {target}: I gave up after trying {explored} spots")]
@@ -342,6 +347,8 @@ pub fn plan(
     let mut explored = 0usize;
     let mut gave_up = false;
     let mut buf = Vec::with_capacity(32);
+    // The reachable spot nearest the goal, for a walk that settles for getting close.
+    let mut closest: Option<(u32, Pos)> = None;
     let found = astar(
         &start_node,
         |n| {
@@ -350,6 +357,10 @@ pub fn plan(
                 return Vec::new();
             }
             explored += 1;
+            let e = goal.estimate(n.p);
+            if !n.planned_floor && closest.is_none_or(|(best, _)| e < best) {
+                closest = Some((e, n.p));
+            }
             buf.clear();
             planner.successors(*n, &mut buf);
             buf.iter().map(|&(n, c, _)| (n, c)).collect::<Vec<_>>()
@@ -362,7 +373,7 @@ pub fn plan(
         return Err(if gave_up {
             PathError::GaveUp { target, explored }
         } else {
-            PathError::WalledOff { target, explored }
+            PathError::WalledOff { target, explored, closest: closest.map(|(_, p)| p).filter(|p| *p != start) }
         });
     };
     // Recover how each step is made: the cheapest successor edge leading to the next node.
@@ -486,7 +497,7 @@ mod tests {
         w.fill_by(BBox::new(c, c.up(1)), Block::AIR, Actor::World);
         let t = std::time::Instant::now();
         let e = walk(&w, c).unwrap_err();
-        assert!(matches!(e, PathError::WalledOff { target, explored } if target == c && explored > 1000));
+        assert!(matches!(e, PathError::WalledOff { target, explored, .. } if target == c && explored > 1000));
         assert_eq!(e.to_string(), "I can't find a way to (12, 5, 0): the path is walled off");
         assert!(t.elapsed().as_millis() < 2000);
         assert_eq!(walk(&w, Pos::new(12, 3, 0)).unwrap_err(), PathError::NoRoom(Pos::new(12, 3, 0)));

@@ -13,10 +13,12 @@
 
 mod preset;
 mod sections;
+mod store;
 #[cfg(test)]
 mod tests;
 
 pub use preset::Preset;
+pub use store::{StoreError, WorldStore};
 
 use super::rules;
 use super::types::normalize_yaw;
@@ -70,6 +72,9 @@ pub struct EmbeddedWorld {
     /// Index into `chat` of the first line the agent has not taken yet.
     chat_cursor: usize,
     changes: Vec<BlockChange>,
+    /// Sections edited since a [`WorldStore`] last saved them.
+    #[serde(skip)]
+    dirty: rustc_hash::FxHashSet<SectionKey>,
 }
 
 impl EmbeddedWorld {
@@ -89,6 +94,7 @@ impl EmbeddedWorld {
             chat: Vec::new(),
             chat_cursor: 0,
             changes: Vec::new(),
+            dirty: Default::default(),
         }
     }
 
@@ -122,6 +128,7 @@ impl EmbeddedWorld {
         let (key, i) = section_key(p);
         let section = self.sections.entry(key).or_insert_with(|| Section::from_preset(key, preset));
         section.blocks[i] = block.index();
+        self.dirty.insert(key);
         self.changes.push(BlockChange { tick: self.tick, pos: p, before, after: block, by });
         before
     }

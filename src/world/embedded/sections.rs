@@ -50,35 +50,50 @@ pub(super) mod saved {
     use rustc_hash::FxHashMap;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+    /// One section as saved: its key, the block names it uses, and indices into them.
     #[derive(Serialize, Deserialize)]
-    struct Saved {
-        key: SectionKey,
+    pub(in crate::world::embedded) struct Saved {
+        pub(in crate::world::embedded) key: SectionKey,
         palette: Vec<Block>,
         blocks: Vec<u16>,
+    }
+
+    impl Saved {
+        pub(in crate::world::embedded) fn of(key: SectionKey, section: &Section) -> Saved {
+            let mut palette: Vec<u16> = Vec::new();
+            let blocks = section
+                .blocks
+                .iter()
+                .map(|b| match palette.iter().position(|p| p == b) {
+                    Some(i) => i as u16,
+                    None => {
+                        palette.push(*b);
+                        (palette.len() - 1) as u16
+                    }
+                })
+                .collect();
+            let palette = palette.into_iter().map(super::block_from_index).collect();
+            Saved { key, palette, blocks }
+        }
+
+        pub(in crate::world::embedded) fn section(&self) -> Result<Section, String> {
+            if self.blocks.len() != super::SECTION_VOLUME {
+                return Err(format!("section {:?} has {} blocks", self.key, self.blocks.len()));
+            }
+            let blocks = self
+                .blocks
+                .iter()
+                .map(|&i| self.palette.get(i as usize).map(|b| b.index()))
+                .collect::<Option<Vec<u16>>>()
+                .ok_or_else(|| format!("section {:?} refers past its palette", self.key))?;
+            Ok(Section { blocks })
+        }
     }
 
     pub fn serialize<S: Serializer>(m: &FxHashMap<SectionKey, Section>, s: S) -> Result<S::Ok, S::Error> {
         let mut keys: Vec<_> = m.keys().copied().collect();
         keys.sort();
-        let saved: Vec<Saved> = keys
-            .into_iter()
-            .map(|key| {
-                let mut palette: Vec<u16> = Vec::new();
-                let blocks = m[&key]
-                    .blocks
-                    .iter()
-                    .map(|b| match palette.iter().position(|p| p == b) {
-                        Some(i) => i as u16,
-                        None => {
-                            palette.push(*b);
-                            (palette.len() - 1) as u16
-                        }
-                    })
-                    .collect();
-                let palette = palette.into_iter().map(super::block_from_index).collect();
-                Saved { key, palette, blocks }
-            })
-            .collect();
+        let saved: Vec<Saved> = keys.into_iter().map(|key| Saved::of(key, &m[&key])).collect();
         saved.serialize(s)
     }
 
@@ -87,16 +102,7 @@ pub(super) mod saved {
         let saved: Vec<Saved> = Vec::deserialize(d)?;
         let mut out = FxHashMap::default();
         for s in saved {
-            if s.blocks.len() != super::SECTION_VOLUME {
-                return Err(D::Error::custom(format!("section {:?} has {} blocks", s.key, s.blocks.len())));
-            }
-            let blocks = s
-                .blocks
-                .iter()
-                .map(|&i| s.palette.get(i as usize).map(|b| b.index()))
-                .collect::<Option<Vec<u16>>>()
-                .ok_or_else(|| D::Error::custom(format!("section {:?} refers past its palette", s.key)))?;
-            out.insert(s.key, Section { blocks });
+            out.insert(s.key, s.section().map_err(D::Error::custom)?);
         }
         Ok(out)
     }

@@ -1,0 +1,104 @@
+//! Relations to a thing: "on top of the house", "next to the red cube", "between the two
+//! towers", "inside the glass box", "behind the tower". The words name the relation plainly, so
+//! when the parser found the thing, the relation it wrote is replaced by the one the words say,
+//! and its own guess about the relation no longer counts against its confidence (the thing it
+//! found still does).
+
+use std::ops::Range;
+
+use serde_json::{Value, json};
+
+/// Phrases and the relative direction they mean, longest first.
+#[rustfmt::skip]
+const PHRASES: &[(&[&str], &str)] = &[
+    (&["on", "the", "top", "of"], "UP"), (&["on", "top", "of"], "UP"), (&["atop"], "UP"), (&["on", "to"], "UP"), (&["onto"], "UP"),
+    (&["next", "to"], "NEAR"), (&["close", "to"], "NEAR"), (&["beside"], "NEAR"), (&["alongside"], "NEAR"), (&["near"], "NEAR"),
+    (&["in", "front", "of"], "FRONT"), (&["behind"], "BACK"), (&["in", "back", "of"], "BACK"),
+    (&["to", "the", "left", "of"], "LEFT"), (&["left", "of"], "LEFT"), (&["to", "the", "right", "of"], "RIGHT"), (&["right", "of"], "RIGHT"),
+    (&["inside", "of"], "INSIDE"), (&["inside"], "INSIDE"),
+    (&["under"], "DOWN"), (&["below"], "DOWN"), (&["beneath"], "DOWN"), (&["underneath"], "DOWN"),
+    (&["between"], "BETWEEN"),
+];
+
+/// The relation said in `step`, with its words: the first phrase found.
+fn said(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, &'static str)> {
+    let end = step.end.min(tokens.len());
+    for k in step.start..end {
+        for (words, dir) in PHRASES {
+            let n = words.len();
+            if k + n <= end && tokens[k..k + n].iter().zip(words.iter()).all(|(t, w)| t == w) {
+                return Some((k..k + n, dir));
+            }
+        }
+    }
+    None
+}
+
+/// Writes the relation the words say into the action's location when the parser found the
+/// thing(s) it relates to. Returns whether it did.
+pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool {
+    let kind = action.get("action_type").and_then(Value::as_str).unwrap_or("");
+    if !matches!(kind, "BUILD" | "MOVE" | "DIG" | "SPAWN" | "FILL") {
+        return false;
+    }
+    // A build the parser gave nothing to build, or a thing "found" by a pronoun's word ("on top
+    // of it" read as a thing named "it"), is a parse gone wrong: its confidence stays as it is.
+    if kind == "BUILD" && action.get("schematic").is_none() {
+        return false;
+    }
+    let Some((_, dir)) = said(tokens, step) else { return false };
+    let mut spans = Vec::new();
+    if let Some(loc) = action.get("location") {
+        super::form_json::covered(loc, super::form_json::Spans::Pointed, &mut spans);
+    }
+    if spans.iter().any(|&k| tokens.get(k).is_some_and(|w| matches!(w.as_str(), "it" | "that" | "this" | "them" | "those" | "these"))) {
+        return false;
+    }
+    let Some(loc) = action.get_mut("location").and_then(Value::as_object_mut) else { return false };
+    let found = if dir == "BETWEEN" {
+        loc.get("reference_object_1").is_some() && loc.get("reference_object_2").is_some()
+    } else {
+        loc.get("reference_object").and_then(|r| r.get("filters")).is_some()
+    };
+    if !found {
+        return false;
+    }
+    loc.insert("relative_direction".into(), json!(dir));
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::tokenize;
+
+    fn thing() -> Value {
+        json!({"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [8, 9]]}]}}}})
+    }
+
+    #[test]
+    fn the_words_say_the_relation_when_the_thing_was_found() {
+        let t = tokenize("put a red cube on top of the stone tower");
+        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": thing()});
+        assert!(repair(&mut a, &t, 0..t.len()));
+        assert_eq!(a["location"]["relative_direction"], json!("UP"));
+        let t = tokenize("build a yellow cube next to the red cube");
+        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": {"relative_direction": "LEFT", "reference_object": thing()["reference_object"]}});
+        assert!(repair(&mut a, &t, 0..t.len()));
+        assert_eq!(a["location"]["relative_direction"], json!("NEAR"));
+        // A thing "named" by a pronoun, or a build with nothing to build: left as it is.
+        let t = tokenize("put a small glass dome on top of it");
+        let it = json!({"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [8, 8]]}]}}}});
+        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": it.clone()});
+        assert!(!repair(&mut a, &t, 0..t.len()));
+        let mut a = json!({"action_type": "BUILD", "location": thing()});
+        assert!(!repair(&mut a, &t, 0..t.len()));
+        let t = tokenize("build a yellow cube next to the red cube");
+        // No thing found, or nothing said: left to the parser.
+        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}}});
+        assert!(!repair(&mut a, &t, 0..t.len()));
+        let t = tokenize("build a red cube here");
+        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": thing()});
+        assert!(!repair(&mut a, &t, 0..t.len()));
+    }
+}
