@@ -63,8 +63,8 @@ pub fn the(memory: &Memory, id: MemoryId) -> String {
     the_for(memory, id, &[])
 }
 
-/// [`the`] in the player's words (see [`noun_for`]). A name the player used without "the"
-/// ("where is bob") is said back without it too.
+/// [`the`] in the player's words (see [`noun_for`]). A name the player used is said back as
+/// they said it: "bob" bare, "my house" as "your house", "the pumpkin box" with its article.
 pub fn the_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
     match memory.kind_of(id).ok().flatten() {
         Some(MemoryKind::Player) | Some(MemoryKind::SelfAgent) => noun_for(memory, id, words),
@@ -73,8 +73,15 @@ pub fn the_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
             if let Some(tag) = tag_said(memory, id, &said) {
                 let n = tag.split_whitespace().count();
                 let at = said.windows(n).position(|w| w.iter().zip(tag.split_whitespace()).all(|(a, b)| *a == word_key(b)));
-                let article = at.and_then(|k| k.checked_sub(1)).and_then(|k| words.get(k)).is_some_and(|w| w == "the");
-                return if article { format!("the {tag}") } else { tag };
+                let before = at.and_then(|k| k.checked_sub(1)).and_then(|k| words.get(k)).map(String::as_str);
+                // A common noun ("house") keeps an article; a proper name ("bob") goes bare.
+                let noun = tag.split_whitespace().count() > 1 || crate::schematics::is_known_shape(&tag);
+                return match before {
+                    Some("my") => format!("your {tag}"),
+                    Some("the") => format!("the {tag}"),
+                    _ if noun => format!("the {tag}"),
+                    _ => tag,
+                };
             }
             format!("the {}", noun_for(memory, id, words))
         }
@@ -99,6 +106,19 @@ mod tests {
         assert_eq!(the_for(&f.memory, id, &tokenize("knock down the column")), "the red pillar");
         // Without the player's words, the most specific guess.
         assert_eq!(the(&f.memory, id), "the red pillar");
+    }
+
+    #[test]
+    fn names_the_player_gave_are_said_back_as_they_said_them() {
+        let mut f = Fixture::new();
+        let id = f.id_at(RED_TOWER);
+        f.memory.tag(id, "bob").unwrap();
+        f.memory.tag(id, "house").unwrap();
+        f.memory.tag(id, "pumpkin box").unwrap();
+        assert_eq!(the_for(&f.memory, id, &tokenize("where is bob")), "bob");
+        assert_eq!(the_for(&f.memory, id, &tokenize("how tall is my house")), "your house");
+        assert_eq!(the_for(&f.memory, id, &tokenize("where is house")), "the house", "a common noun keeps an article");
+        assert_eq!(the_for(&f.memory, id, &tokenize("where is the pumpkin box")), "the pumpkin box");
     }
 }
 

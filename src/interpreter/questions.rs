@@ -131,7 +131,8 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         _ => {
             // What players said it is: "call this the fort" is stored as a tag, as the annotations
             // write it, so "what is that" must say it back.
-            let tags = turn.memory.values_of(id, "has_tag").unwrap_or_default();
+            // "my" only marks whose it is ("alice's house" says that already).
+            let tags: Vec<String> = turn.memory.values_of(id, "has_tag").unwrap_or_default().into_iter().filter(|t| t != "my").collect();
             let told = if tags.is_empty() { String::new() } else { format!(", tagged {}", tags.join(", ")) };
             format!("That's {the}{told}, at {}.", pos.block())
         }
