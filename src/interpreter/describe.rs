@@ -28,7 +28,7 @@ pub fn noun_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
         Some(MemoryKind::Location) => first("has_name").unwrap_or_else(|| "place".into()),
         _ => {
             // A name the player gave and just used ("where is the pumpkin box") is said back.
-            if let Some(tag) = tag_said(memory, id, &said) {
+            if let Some((tag, _)) = tag_said(memory, id, &said) {
                 return tag;
             }
             let shape = shape_said().or_else(|| first("has_shape")).filter(|s| s != "structure");
@@ -42,19 +42,20 @@ pub fn noun_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
 }
 
 /// A told name or tag of `id` (two words or more, or a word that is no colour or size) whose
-/// words appear in a row in `said` (word keys).
-fn tag_said(memory: &Memory, id: MemoryId, said: &[String]) -> Option<String> {
+/// words appear in a row in `said` (word keys), with where they start.
+fn tag_said(memory: &Memory, id: MemoryId, said: &[String]) -> Option<(String, usize)> {
     if said.is_empty() {
         return None;
     }
     let tags = memory.values_of(id, "has_tag").ok()?;
-    tags.into_iter().find(|t| {
+    tags.into_iter().find_map(|t| {
         let keys: Vec<String> = t.split_whitespace().map(word_key).collect();
         let plain = keys.len() >= 2
             || keys.first().is_some_and(|k| {
                 crate::world::blocks::canonical_colour(k).is_none() && crate::memory::query::names::size_class(k).is_none() && k != "my"
             });
-        plain && !t.contains('\'') && said.windows(keys.len()).any(|w| w == keys.as_slice())
+        let at = said.windows(keys.len()).position(|w| w == keys.as_slice())?;
+        (plain && !t.contains('\'')).then_some((t, at))
     })
 }
 
@@ -70,10 +71,8 @@ pub fn the_for(memory: &Memory, id: MemoryId, words: &[String]) -> String {
         Some(MemoryKind::Player) | Some(MemoryKind::SelfAgent) => noun_for(memory, id, words),
         _ => {
             let said: Vec<String> = words.iter().map(|w| word_key(w)).collect();
-            if let Some(tag) = tag_said(memory, id, &said) {
-                let n = tag.split_whitespace().count();
-                let at = said.windows(n).position(|w| w.iter().zip(tag.split_whitespace()).all(|(a, b)| *a == word_key(b)));
-                let before = at.and_then(|k| k.checked_sub(1)).and_then(|k| words.get(k)).map(String::as_str);
+            if let Some((tag, at)) = tag_said(memory, id, &said) {
+                let before = at.checked_sub(1).and_then(|k| words.get(k)).map(String::as_str);
                 // A common noun ("house") keeps an article; a proper name ("bob") goes bare.
                 let noun = tag.split_whitespace().count() > 1 || crate::schematics::is_known_shape(&tag);
                 return match before {

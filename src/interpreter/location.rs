@@ -159,15 +159,8 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         Some(RelativeDirection::Near | RelativeDirection::Around) => t.near = true,
         Some(RelativeDirection::Inside) => {
             if let Some(b) = anchor {
-                // On the floor inside: the first cell with room above something solid.
-                let (x, z) = ((b.min.x + b.max.x).div_euclid(2), (b.min.z + b.max.z).div_euclid(2));
-                let floor = (b.min.y..=b.max.y)
-                    .find(|&y| {
-                        let p = Pos::new(x, y, z);
-                        !turn.world.block_at(p).is_solid() && turn.world.block_at(p.down(1)).is_solid()
-                    })
-                    .unwrap_or(b.min.y);
-                t.pos = Pos::new(x, floor, z);
+                t.pos = inside_spot(turn.world, b)
+                    .unwrap_or(Pos::new((b.min.x + b.max.x).div_euclid(2), b.min.y, (b.min.z + b.max.z).div_euclid(2)));
                 t.inside = true;
             }
         }
@@ -232,6 +225,24 @@ pub fn with_said_offset(turn: &Turn, mut t: Target) -> Target {
 fn extent_along(b: &BBox, step: Pos) -> i32 {
     let s = b.size();
     (step.x.abs() * s[0] + step.y.abs() * s[1] + step.z.abs() * s[2]) / 2
+}
+
+/// A spot on the floor inside `b` where a body fits, nearest its middle.
+pub fn inside_spot(world: &dyn World, b: BBox) -> Option<Pos> {
+    let c = reference::centre(&b).block();
+    let mut spots: Vec<Pos> = Vec::new();
+    for x in b.min.x + 1..b.max.x {
+        for z in b.min.z + 1..b.max.z {
+            for y in b.min.y..b.max.y {
+                let p = Pos::new(x, y, z);
+                if world.block_at(p.down(1)).is_solid() && !world.block_at(p).is_solid() && !world.block_at(p.up(1)).is_solid() {
+                    spots.push(p);
+                    break;
+                }
+            }
+        }
+    }
+    spots.into_iter().min_by_key(|p| (p.x - c.x).abs() + (p.z - c.z).abs())
 }
 
 /// The y a thing stands on at column (x, z), searching around `y`: the first air above solid

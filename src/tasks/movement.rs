@@ -154,10 +154,7 @@ impl Walker {
                 }
                 Ok(_) => return Walk::Arrived,
                 Err(e) if shut_in => return Walk::ShutIn(e.to_string()),
-                Err(PathError::WalledOff { target, explored, closest }) => {
-                    let reason = PathError::WalledOff { target, explored, closest }.to_string();
-                    return Walk::NoWay { reason, closest };
-                }
+                Err(e @ PathError::WalledOff { .. }) => return Walk::NoWay { closest: e.closest(), reason: e.to_string() },
                 Err(e) => return Walk::Failed(e.to_string()),
             }
         }
@@ -209,6 +206,8 @@ pub struct Move {
     settle: bool,
     /// Where it wanted to go, once it settled for getting close.
     settled_for: Option<Pos>,
+    /// What it is going to, in words ("the red block"), for what it says when it settles.
+    destination: Option<String>,
 }
 
 impl Move {
@@ -236,12 +235,18 @@ impl Move {
     }
 
     pub fn with_goal(goal: Goal, options: MoveOptions) -> Move {
-        Move { walker: Walker::new(goal, options), label: None, arrived: None, broke_out: false, settle: false, settled_for: None }
+        Move { walker: Walker::new(goal, options), label: None, arrived: None, broke_out: false, settle: false, settled_for: None, destination: None }
     }
 
-    /// Where it is going, in words: the label's ("the house"), else the position.
+    /// Names where it is going ("the red block"), for what it says if it must settle for near.
+    pub fn towards(mut self, destination: impl Into<String>) -> Move {
+        self.destination = Some(destination.into());
+        self
+    }
+
+    /// Where it is going, in words, else the position.
     fn destination(&self, goal: Pos) -> String {
-        self.label.as_deref().and_then(|l| l.strip_prefix("going to ")).map(str::to_string).unwrap_or_else(|| goal.to_string())
+        self.destination.clone().unwrap_or_else(|| goal.to_string())
     }
 
     /// With no way there, go to the reachable spot nearest it instead, and say so.

@@ -23,13 +23,20 @@ pub struct MoveTo {
     pub tolerance: i32,
     /// May build its way up on scaffold ("go on top of the house").
     pub climb: bool,
-    /// What it is going to, in words ("the house"), for what it says on the way.
-    pub label: Option<String>,
+    /// What it is doing ("going inside your house") and what it is going to ("your house"),
+    /// in words, for what it says on the way.
+    pub named: Option<(String, String)>,
 }
 
 impl MoveTo {
     pub fn new(pos: Pos, tolerance: i32) -> MoveTo {
-        MoveTo { pos, tolerance, climb: false, label: None }
+        MoveTo { pos, tolerance, climb: false, named: None }
+    }
+
+    /// A walk to a thing, said in words: `doing` for "what are you doing", `destination` for
+    /// "as close as I can get to …".
+    fn named(pos: Pos, tolerance: i32, doing: String, destination: String) -> MoveTo {
+        MoveTo { named: Some((doing, destination)), ..MoveTo::new(pos, tolerance) }
     }
 }
 
@@ -41,8 +48,8 @@ impl Recipe for MoveTo {
         let goal = crate::tasks::path::Goal::Near { target: self.pos, tolerance: self.tolerance.max(0) };
         let options = if self.climb { crate::tasks::MoveOptions::working(None) } else { crate::tasks::MoveOptions::default() };
         let mut m = Move::with_goal(goal, options).or_nearest();
-        if let Some(l) = &self.label {
-            m = m.labelled(format!("going to {l}"));
+        if let Some((doing, destination)) = &self.named {
+            m = m.labelled(doing.clone()).towards(destination.clone());
         }
         Ok(Box::new(m))
     }
@@ -127,25 +134,27 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
         let name = describe_anchor(turn, &loc);
         // Inside a thing: on its floor, if it has one to stand on; the walk finds the door.
         if inside {
-            let Some(pos) = inside_spot(turn.world, b) else {
-                let what = name.unwrap_or_else(|| "it".into());
+            let what = name.unwrap_or_else(|| "it".into());
+            let Some(pos) = location::inside_spot(turn.world, b) else {
                 return Err(Problem::say(format!("There's no room inside {what} for me to stand.")));
             };
-            let label = format!("inside {}", name.clone().unwrap_or_else(|| pos.to_string()));
-            return Ok(push(MoveTo { label: Some(label.clone()), ..MoveTo::new(pos, 0) }, times, format!("going {label}")));
+            let doing = format!("going inside {what}");
+            return Ok(push(MoveTo::named(pos, 0, doing.clone(), what), times, doing));
         }
         // On top, only when asked: building its way up if there are no stairs.
         if on_top {
             let c = reference::centre(&b).block();
             let pos = Pos::new(c.x, location::ground(turn.world, c.x, c.z, b.max.y + 1), c.z);
-            let label = format!("the top of {}", name.clone().unwrap_or_else(|| "it".into()));
-            return Ok(push(MoveTo { climb: true, label: Some(label.clone()), ..MoveTo::new(pos, 1) }, times, format!("going to {label}")));
+            let what = format!("the top of {}", name.unwrap_or_else(|| "it".into()));
+            let doing = format!("going to {what}");
+            return Ok(push(MoveTo { climb: true, ..MoveTo::named(pos, 1, doing.clone(), what) }, times, doing));
         }
         // To a thing: stand on the ground beside it, on the side nearest the speaker.
         if t.step.is_none() {
             let pos = beside(turn.world, b, turn.speaker_block());
-            let label = name.unwrap_or_else(|| pos.to_string());
-            return Ok(push(MoveTo { label: Some(label.clone()), ..MoveTo::new(pos, 1) }, times, format!("going to {label}")));
+            let what = name.unwrap_or_else(|| pos.to_string());
+            let doing = format!("going to {what}");
+            return Ok(push(MoveTo::named(pos, 1, doing.clone(), what), times, doing));
         }
     }
     let pos = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
@@ -180,23 +189,6 @@ fn beside(world: &dyn crate::world::World, b: crate::world::BBox, from: Pos) -> 
     best.map(|(_, p)| p).unwrap_or(Pos::new(b.min.x - 1, b.min.y, b.min.z - 1))
 }
 
-/// A spot on the floor inside `b` where a body fits, nearest its middle.
-fn inside_spot(world: &dyn crate::world::World, b: crate::world::BBox) -> Option<Pos> {
-    let c = reference::centre(&b).block();
-    let mut spots: Vec<Pos> = Vec::new();
-    for x in b.min.x + 1..b.max.x {
-        for z in b.min.z + 1..b.max.z {
-            for y in b.min.y..b.max.y {
-                let p = Pos::new(x, y, z);
-                if world.block_at(p.down(1)).is_solid() && !world.block_at(p).is_solid() && !world.block_at(p.up(1)).is_solid() {
-                    spots.push(p);
-                    break;
-                }
-            }
-        }
-    }
-    spots.into_iter().min_by_key(|p| (p.x - c.x).abs() + (p.z - c.z).abs())
-}
 
 /// "the red tower": the thing a location points at, in the player's words.
 fn describe_anchor(turn: &mut Turn, loc: &LocationArg) -> Option<String> {

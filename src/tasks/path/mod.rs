@@ -152,6 +152,16 @@ pub enum PathError {
     GaveUp { target: Pos, explored: usize },
 }
 
+impl PathError {
+    /// The reachable spot nearest the goal, when the way there is walled off.
+    pub fn closest(&self) -> Option<Pos> {
+        match self {
+            PathError::WalledOff { closest, .. } => *closest,
+            _ => None,
+        }
+    }
+}
+
 /// What the planner may do and how hard it may try.
 #[derive(Clone, Debug)]
 pub struct PathOptions {

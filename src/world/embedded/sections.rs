@@ -52,14 +52,14 @@ pub(super) mod saved {
 
     /// One section as saved: its key, the block names it uses, and indices into them.
     #[derive(Serialize, Deserialize)]
-    pub(in crate::world::embedded) struct Saved {
-        pub(in crate::world::embedded) key: SectionKey,
+    struct Saved {
+        key: SectionKey,
         palette: Vec<Block>,
         blocks: Vec<u16>,
     }
 
     impl Saved {
-        pub(in crate::world::embedded) fn of(key: SectionKey, section: &Section) -> Saved {
+        fn of(key: SectionKey, section: &Section) -> Saved {
             let mut palette: Vec<u16> = Vec::new();
             let blocks = section
                 .blocks
@@ -76,7 +76,7 @@ pub(super) mod saved {
             Saved { key, palette, blocks }
         }
 
-        pub(in crate::world::embedded) fn section(&self) -> Result<Section, String> {
+        fn section(&self) -> Result<Section, String> {
             if self.blocks.len() != super::SECTION_VOLUME {
                 return Err(format!("section {:?} has {} blocks", self.key, self.blocks.len()));
             }
