@@ -8,7 +8,8 @@
 //! [`world`], with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple
 //! store) and [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers
 //! chit-chat with a local language model, safely. [`live`] is the World over a real server
-//! (azalea). Only the [`world`] implementations know whether Minecraft is real.
+//! (azalea). [`web`] serves a page to watch and talk to the bot. Only the [`world`]
+//! implementations know whether Minecraft is real.
 
 pub mod agent;
 pub mod bench;
@@ -27,4 +28,5 @@ pub mod schematics;
 pub mod tasks;
 pub mod training;
 pub mod understanding;
+pub mod web;
 pub mod world;

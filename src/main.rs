@@ -17,20 +17,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Talk to the bot in the embedded world (the default). Lines are chat; /help lists commands.
-    Play {
-        /// Your player name.
-        #[arg(long, default_value = "player")]
-        name: String,
-        /// No ANSI colours in /map.
-        #[arg(long)]
-        no_colour: bool,
-        /// Keep the bot's memory in this SQLite file (created if missing) so it survives restarts.
-        #[arg(long)]
-        memory: Option<PathBuf>,
-        /// LLM settings for small talk (default: ./craftmate.toml when it exists).
-        #[arg(long)]
-        config: Option<PathBuf>,
-    },
+    Play(cli::play::PlayArgs),
     /// Check a `text|json` (or `id|text|json`) file of annotated commands against the
     /// logical-form contract; prints per-row errors and `checked N rows, M errors`.
     CheckData {
@@ -118,9 +105,8 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let command =
-        cli.command.unwrap_or(Command::Play { name: "player".into(), no_colour: false, memory: None, config: None });
-    if !matches!(command, Command::Play { .. } | Command::Chat(_) | Command::Connect(_)) {
+    let command = cli.command.unwrap_or_else(|| Command::Play(cli::play::PlayArgs::default()));
+    if !matches!(command, Command::Play(_) | Command::Chat(_) | Command::Connect(_)) {
         cli::end_quietly_on_closed_pipe();
     }
     // Parser scores come with latencies measured on one thread; candle and gemm read this before
@@ -132,9 +118,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
     }
     match command {
-        Command::Play { name, no_colour, memory, config } => {
-            cli::play::run(&name, no_colour, memory.as_deref(), config.as_deref())
-        }
+        Command::Play(args) => cli::play::run(&args),
         Command::Bench { area, model } => {
             let one_core = matches!(area, cli::bench::Area::Parser | cli::bench::Area::Training);
             if one_core && std::env::var_os("RAYON_NUM_THREADS").is_none() {

@@ -450,6 +450,70 @@ fn builds_destroys_undoes_and_comes_over() {
     eprintln!("login: {}", s.login);
 }
 
+type Page = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+/// Reads the page's updates until one passes `check` (a minute at most); returns it.
+fn page_reads(ws: &mut Page, what: &str, check: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the console page waited a minute for {what}");
+        if let Ok(tungstenite::Message::Text(t)) = ws.read() {
+            let v: Value = serde_json::from_str(&t).expect("updates are JSON");
+            if check(&v) {
+                return v;
+            }
+        }
+    }
+}
+
+/// `connect --web`: the page is the operator's console. It draws the live world and the bot,
+/// and what the operator types the bot hears as from an allowed player, while nothing typed
+/// there reaches the server's chat, a command least of all.
+#[test]
+fn the_web_console_watches_the_live_bot_and_talks_to_it() {
+    let _one = serial();
+    let mut s = stage("alice", &["--allow", "alice", "--web", "127.0.0.1:0", "--operator", "alice"]);
+    let host = s
+        .bot
+        .transcript()
+        .iter()
+        .find_map(|l| l.strip_prefix("web view (operator console, speaking as alice): http://").map(|u| u.trim_end_matches('/').to_string()))
+        .expect("connect prints the web view's address");
+    let (mut ws, _) = tungstenite::connect(format!("ws://{host}/ws")).expect("the console accepts a page");
+    if let tungstenite::stream::MaybeTlsStream::Plain(t) = ws.get_ref() {
+        t.set_read_timeout(Some(Duration::from_secs(5))).expect("a read timeout");
+    }
+    let hello = page_reads(&mut ws, "its hello", |v| v["t"] == "hello");
+    assert_eq!((hello["mode"].as_str(), hello["you"].as_str(), hello["bot"].as_str()), (Some("connect"), Some("alice"), Some(BOT)));
+    let blocks = page_reads(&mut ws, "the live world's blocks", |v| v["t"] == "blocks");
+    assert!(blocks["set"].as_array().is_some_and(|a| a.len() > 100), "the server's terrain is drawn");
+    page_reads(&mut ws, "the bodies", |v| {
+        v["t"] == "entities" && v["players"].as_array().is_some_and(|p| p.iter().any(|b| b["name"] == "alice"))
+    });
+
+    let say = |ws: &mut Page, text: &str| {
+        ws.send(tungstenite::Message::text(json!({"t": "say", "text": text}).to_string())).expect("the page sends");
+    };
+    say(&mut ws, "/op alice");
+    let note = page_reads(&mut ws, "a note refusing the command", |v| v["t"] == "note");
+    assert!(note["text"].as_str().is_some_and(|t| t.contains("never sent to the server")), "{note}");
+
+    // "come here" from the console: the bot walks to alice, the operator.
+    say(&mut ws, "come here");
+    page_reads(&mut ws, "the console's line in the transcript", |v| {
+        v["t"] == "chat" && v["lines"].as_array().is_some_and(|l| l.iter().any(|c| c["who"] == "alice" && c["text"] == "come here"))
+    });
+    let a = &mut s.alice;
+    wait_until(Duration::from_secs(60), "the bot to come to the operator", || {
+        let p = a.player_pos(BOT)?;
+        (horizontal_distance(p, HOME) <= 3.5).then_some(())
+    });
+    let mut heard = Heard::default();
+    heard.take(a);
+    let everyone: Vec<&str> = heard.0.iter().map(|(_, t)| t.as_str()).collect();
+    assert!(!everyone.iter().any(|t| t.contains("/op") || *t == "come here"), "console lines reached the server: {everyone:?}");
+}
+
 /// A player not on --allow is refused politely and the bot does not move.
 #[test]
 fn refuses_players_not_on_the_allow_list() {

@@ -178,6 +178,37 @@ impl Bot for Assistant {
         lines
     }
 
+    fn understood(&self) -> Option<&crate::dialogue::last::LastLine> {
+        self.dialogue.last.as_ref()
+    }
+
+    fn task_lines(&self) -> Vec<super::inspect::TaskLine> {
+        super::inspect::task_lines(&self.tasks)
+    }
+
+    fn memory_version(&self) -> u64 {
+        self.memory.changes()
+    }
+
+    fn memory_view(&self, near: crate::world::Pos, limit: usize) -> super::inspect::MemoryView {
+        super::inspect::memory_view(&self.memory, near, limit)
+    }
+
+    fn control(&mut self, control: super::inspect::Control) -> String {
+        use super::inspect::Control;
+        let id = match control {
+            Control::Stop => self.tasks.stop(),
+            Control::Resume => self.tasks.resume(),
+        };
+        let what = id.and_then(|id| self.tasks.record(id)).map(|r| r.description.clone());
+        match (control, what) {
+            (Control::Stop, Some(w)) => format!("paused: {w}"),
+            (Control::Stop, None) => "nothing is running".into(),
+            (Control::Resume, Some(w)) => format!("resumed: {w}"),
+            (Control::Resume, None) => "nothing is paused".into(),
+        }
+    }
+
     fn describe_memory(&self) -> Vec<String> {
         let mut out = Vec::new();
         for kind in [MemoryKind::BlockObject, MemoryKind::Hole, MemoryKind::Location] {

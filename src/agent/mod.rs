@@ -3,9 +3,11 @@
 //!
 //! Each tick the agent perceives, handles new chat and advances its current task. Drivers only
 //! need the [`Bot`] trait: tick it, ask whether it is idle, and — for scenarios' `lf` steps — hand
-//! it the logical form to use for a chat line instead of parsing it.
+//! it the logical form to use for a chat line instead of parsing it. Watchers (the web view) also
+//! read what the bot shows of itself ([`inspect`]) and may stop and resume it.
 
 pub mod assistant;
+pub mod inspect;
 
 use crate::logical_form::LogicalForm;
 use crate::world::World;
@@ -29,6 +31,26 @@ pub trait Bot {
     /// One line per remembered object with its names and tags (for `/memory` in the REPL).
     fn describe_memory(&self) -> Vec<String> {
         Vec::new()
+    }
+    /// What the bot made of the last chat line it handled.
+    fn understood(&self) -> Option<&crate::dialogue::last::LastLine> {
+        None
+    }
+    /// The task stack with progress, top first.
+    fn task_lines(&self) -> Vec<inspect::TaskLine> {
+        Vec::new()
+    }
+    /// Grows whenever memory is written: a watcher rereads [`Bot::memory_view`] only then.
+    fn memory_version(&self) -> u64 {
+        0
+    }
+    /// What the bot remembers, the nearest `limit` things to `near` first.
+    fn memory_view(&self, _near: crate::world::Pos, _limit: usize) -> inspect::MemoryView {
+        inspect::MemoryView::default()
+    }
+    /// Stop or resume from outside the chat; returns what happened, in words.
+    fn control(&mut self, _control: inspect::Control) -> String {
+        "this bot takes no commands".into()
     }
 }
 

@@ -6,6 +6,7 @@ pub mod memory;
 pub mod parser;
 pub mod tasks;
 pub mod training;
+pub mod web;
 
 /// One measured number.
 #[derive(Clone, Debug, PartialEq)]

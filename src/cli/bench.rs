@@ -13,6 +13,9 @@ pub enum Area {
     Tasks,
     /// Parse latency on one thread, stage by stage (word features, encoder, greedy and beam).
     Parser,
+    /// The web view: the delay from a block change to a page, tick time with and without a
+    /// page, bytes to an idle page.
+    Web,
     /// Training speed on one thread: one optimizer step of the default network, and one with the
     /// shipped word features tuned (run from the repository root: it trains on the templates in
     /// data/templates).
@@ -29,6 +32,10 @@ pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCo
         Area::Parser => {
             let mut parser = super::load_parser(model, None)?;
             craftmate::bench::parser::run(&mut parser, 10)
+        }
+        Area::Web => {
+            let model = model.map(std::path::Path::to_path_buf);
+            craftmate::bench::web::run(move || super::load_parser(model.as_deref(), None).ok().map(|p| Box::new(p) as Box<dyn craftmate::parser::Parser>))
         }
         Area::Training => {
             super::keep_freed_memory();

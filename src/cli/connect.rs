@@ -4,7 +4,9 @@
 //! embedded world. This loop only drives: it syncs the live world, ticks the bot while the world
 //! is ready, and prints what happens — connection news on stderr, the chat transcript and the
 //! `joined … in N s` line (the login time) on stdout. Reconnecting, pacing chat and access
-//! control live in `craftmate::live`.
+//! control live in `craftmate::live`. With `--web` the page is the operator's console: it
+//! watches the bot, and what is typed there the bot hears from the operator (never sent to the
+//! server).
 
 use anyhow::Context;
 use craftmate::agent::Bot;
@@ -46,6 +48,14 @@ pub struct ConnectArgs {
     /// Longest wait between two attempts, in seconds (the waits double from 1 s up to this).
     #[arg(long, default_value_t = 30)]
     pub max_retry_wait: u64,
+    /// Serve the web view, the operator's console, at ADDR (default 127.0.0.1:8080). Any
+    /// address other than loopback needs the token printed at start.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = craftmate::web::DEFAULT_ADDR)]
+    pub web: Option<String>,
+    /// The name the web console speaks as; the bot obeys it like an allowed player (use your
+    /// own player name to make "come here" mean you).
+    #[arg(long, default_value = "operator")]
+    pub operator: String,
 }
 
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
@@ -76,6 +86,18 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let account = if config.microsoft { "a Microsoft account" } else { "an offline account" };
     eprintln!("connecting to {} as {} ({account})", args.address, args.name);
     let mut world = LiveWorld::connect(config)?;
+    let mut web = match &args.web {
+        Some(addr) => {
+            let identity = craftmate::web::Identity { bot: args.name.clone(), you: args.operator.clone(), mode: "connect" };
+            let web = craftmate::web::start(addr, identity)?;
+            println!("web view (operator console, speaking as {}): {}", args.operator, web.url());
+            let mut watcher = web.watcher;
+            // Chunks load without a change record: look at the drawn box again now and then.
+            watcher.rescan_every(100);
+            Some(watcher)
+        }
+        None => None,
+    };
 
     let mut out = std::io::stdout().lock();
     let tick = Duration::from_millis(50);
@@ -96,6 +118,9 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
                         // The world may have changed while the bot was away: look again.
                         bot.perception.request_rescan();
                     }
+                    if let Some(web) = &mut web {
+                        web.world_replaced();
+                    }
                 }
                 Notice::Disconnected { reason } => eprintln!("disconnected: {reason}"),
                 Notice::Reconnecting { attempt, of, delay } => {
@@ -114,15 +139,44 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
                 ),
             }
         }
+        if let Some(web) = &mut web {
+            console(web, &mut world, &mut bot, &args.operator);
+        }
+        let started = Instant::now();
         if world.is_ready() {
             bot.tick(&mut world);
         }
+        let took = started.elapsed();
+        let mut chat = Vec::new();
         for line in world.take_transcript() {
             let note = if line.refused { "  (not allowed to command the bot)" } else { "" };
             writeln!(out, "<{}> {}{note}", line.speaker, line.text)?;
+            let bot_said = line.speaker == args.name;
+            chat.push(craftmate::web::message::ChatLine { who: line.speaker, text: line.text, bot: bot_said, refused: line.refused });
+        }
+        if let Some(web) = &mut web {
+            web.publish(&world, &bot, chat, took);
         }
         out.flush()?;
         super::wait_for_tick(&mut next, tick);
+    }
+}
+
+/// What the operator's console sent: chat the bot hears from the operator (a line starting with
+/// `/` is refused: the console never sends commands to the server), stop and resume.
+fn console(web: &mut craftmate::web::Watcher, world: &mut LiveWorld, bot: &mut Assistant, operator: &str) {
+    use craftmate::agent::inspect::Control;
+    use craftmate::web::PageInput;
+    for input in web.take_inputs() {
+        match input {
+            PageInput::Say { text } if text.trim_start().starts_with('/') => {
+                web.note("lines starting with / are never sent to the server from the console")
+            }
+            PageInput::Say { text } if craftmate::safety::gate::is_blank(&text) => {}
+            PageInput::Say { text } => world.console_says(operator, &text),
+            PageInput::Stop => web.note(&bot.control(Control::Stop)),
+            PageInput::Resume => web.note(&bot.control(Control::Resume)),
+        }
     }
 }
 

@@ -2,23 +2,49 @@
 //!
 //! On a terminal the world ticks in real time (20 per second) and replies appear as they happen;
 //! with piped input each line runs until the bot is idle before the next is read, so a script of
-//! lines gives the same transcript every time (the tests rely on it).
+//! lines gives the same transcript every time (the tests rely on it). With `--web` the world
+//! always ticks in real time, and the page (see `craftmate::web`) is a second way in: closing
+//! standard input then leaves the page running until Ctrl-C.
 
 use craftmate::agent::Bot;
 use craftmate::agent::assistant::Assistant;
 use craftmate::memory::Memory;
 use craftmate::play::{Flow, MAX_TICKS_PER_LINE, Session};
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-pub fn run(
-    name: &str,
-    no_colour: bool,
-    memory: Option<&std::path::Path>,
-    config: Option<&std::path::Path>,
-) -> anyhow::Result<ExitCode> {
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    /// Your player name.
+    #[arg(long, default_value = "player")]
+    pub name: String,
+    /// No ANSI colours in /map.
+    #[arg(long)]
+    pub no_colour: bool,
+    /// Keep the bot's memory in this SQLite file (created if missing) so it survives restarts.
+    #[arg(long)]
+    pub memory: Option<PathBuf>,
+    /// LLM settings for small talk (default: ./craftmate.toml when it exists).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Serve the web view (the world in 3D, chat, what the bot understood, tasks, memory) at
+    /// ADDR (default 127.0.0.1:8080). Any address other than loopback needs the token printed
+    /// at start.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = craftmate::web::DEFAULT_ADDR)]
+    pub web: Option<String>,
+}
+
+impl Default for PlayArgs {
+    fn default() -> PlayArgs {
+        PlayArgs { name: "player".into(), no_colour: false, memory: None, config: None, web: None }
+    }
+}
+
+pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
+    let (name, no_colour, memory, config) = (&args.name, args.no_colour, args.memory.as_deref(), args.config.as_deref());
     // The optional language model for small talk: --config FILE, else ./craftmate.toml if present.
     let llm = match config {
         Some(p) => craftmate::llm::LlmConfig::load_optional(p)?,
@@ -69,11 +95,29 @@ pub fn run(
         None => None,
     };
     let mut session = Session::kept(name, make_bot, colour, store)?;
+    let web = match &args.web {
+        Some(addr) => {
+            let identity = craftmate::web::Identity { bot: "craftmate".into(), you: name.clone(), mode: "play" };
+            let web = craftmate::web::start(addr, identity)?;
+            let url = web.url();
+            session.attach_web(web.watcher);
+            Some(url)
+        }
+        None => None,
+    };
     let mut out = std::io::stdout().lock();
     for line in session.banner() {
         writeln!(out, "{line}")?;
     }
-    if interactive { run_live(&mut session, &mut out) } else { run_piped(&mut session, &mut out) }
+    if let Some(url) = &web {
+        writeln!(out, "web view: {url}")?;
+        out.flush()?;
+    }
+    if interactive || web.is_some() {
+        run_live(&mut session, &mut out, web.is_some())
+    } else {
+        run_piped(&mut session, &mut out)
+    }
 }
 
 fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -97,7 +141,9 @@ fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_live(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+/// Real time: 20 ticks a second, typed lines taken between ticks. With a web view, the end of
+/// standard input only stops reading it: the page goes on until Ctrl-C or /quit.
+fn run_live(session: &mut Session, out: &mut impl Write, web: bool) -> anyhow::Result<ExitCode> {
     // Reading stdin blocks, so a thread reads and the game loop polls a channel between ticks.
     let (tx, rx) = mpsc::channel::<Option<String>>();
     std::thread::spawn(move || {
@@ -112,7 +158,12 @@ fn run_live(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitC
     let mut next = Instant::now();
     loop {
         while let Ok(msg) = rx.try_recv() {
-            let Some(line) = msg else { return Ok(ExitCode::SUCCESS) };
+            let Some(line) = msg else {
+                if web {
+                    continue;
+                }
+                return Ok(ExitCode::SUCCESS);
+            };
             let (flow, lines) = session.input(&line);
             for l in lines {
                 writeln!(out, "{l}")?;

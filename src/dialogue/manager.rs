@@ -14,6 +14,7 @@
 
 use super::answers::{looked_choice, named_choice};
 use super::context::Context;
+use super::last::{LastLine, Outcome};
 use super::say;
 use super::waiting::{Next, Questions, Reading, Waiting};
 use crate::interpreter::actions::{self, Plan};
@@ -50,6 +51,9 @@ pub struct DialogueManager {
     questions: Questions,
     /// Small-talk answers the language model is still working on (they never block the tick).
     thinking: Vec<crate::llm::PendingReply>,
+    /// What the bot made of the last line (for the web view).
+    pub last: Option<LastLine>,
+    lines_handled: u64,
 }
 
 impl DialogueManager {
@@ -64,6 +68,8 @@ impl DialogueManager {
             overrides: Vec::new(),
             questions: Questions::default(),
             thinking: Vec::new(),
+            last: None,
+            lines_handled: 0,
         }
     }
 
@@ -96,14 +102,27 @@ impl DialogueManager {
         lines
     }
 
+    /// Notes what was done with the line being handled (a later note wins).
+    fn note(&mut self, outcome: Outcome) {
+        if let Some(last) = &mut self.last {
+            last.outcome = outcome;
+        }
+    }
+
     /// Handle one chat line said in `cx`; returns what to say.
     pub fn handle(&mut self, cx: &mut Context, chat: &str) -> Vec<String> {
+        self.lines_handled += 1;
+        self.last = Some(LastLine::new(self.lines_handled, cx.speaker, chat, cx.now()));
         let text = match self.gate.screen(chat) {
             Screened::Pass(text) => text,
-            Screened::Reply(line) => return vec![line],
+            Screened::Reply(line) => {
+                self.note(Outcome::Screened);
+                return vec![line];
+            }
         };
         let mut replies = Vec::new();
         if let Some(asked) = self.questions.take(cx.speaker) {
+            self.note(Outcome::Answer);
             let words = tokenize(&text);
             let now = cx.now();
             let step = asked.answer(&words, &mut Heard { dm: self, cx, text: &text, words: &words }, now);
@@ -119,6 +138,7 @@ impl DialogueManager {
                 Next::Amend { chat, lf } => return self.amend(cx, &chat, &lf, &text),
                 Next::Retry { chat, lf, prefer } => return self.command(cx, &chat, &lf, Some(prefer)),
                 Next::Finish { object: _, plans: Some(plans) } => {
+                    self.note(Outcome::ActedOn);
                     let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), ..TaskMeta::default() };
                     return match execute(plans, meta, cx.world, cx.tasks, cx.memory, true) {
                         Executed::Done(replies) => replies,
@@ -132,16 +152,27 @@ impl DialogueManager {
                     return vec!["Okay, I'll leave it as it is.".into()];
                 }
                 Next::Say(line) => return vec![line],
-                Next::New { note } => replies.extend(note.map(String::from)),
+                Next::New { note } => {
+                    self.note(Outcome::Reading);
+                    replies.extend(note.map(String::from));
+                }
             }
         }
         // The line as typed: its punctuation still tells steps apart ("spawn a cow, build a tower").
-        let Some(reading) = self.understand(cx.speaker, cx.memory, chat) else {
+        let started = std::time::Instant::now();
+        let reading = self.understand(cx.speaker, cx.memory, chat);
+        if let (Some(r), Some(last)) = (&reading, &mut self.last) {
+            last.read(&r.text, &r.lf, r.confidence, r.source, &r.fixes, started.elapsed());
+        }
+        let Some(reading) = reading else {
             // No parser loaded and not a known line: answer as chit-chat, which points to help.
             replies.extend(self.small_talk(cx, &text));
             return replies;
         };
         let Understood { text, lf, confidence, source, .. } = reading;
+        if matches!(source, Source::DidYou | Source::WhatBuilt) || (source == Source::HowTo && self.llm.is_none()) {
+            self.note(Outcome::Answered);
+        }
         if source == Source::HowTo && self.llm.is_none() {
             replies.push(say::how_to());
             return replies;
@@ -159,6 +190,7 @@ impl DialogueManager {
         let needed = if lf.dialogue_type == DialogueType::GetMemory { self.guess_confidence } else { self.min_confidence };
         if confidence < needed && lf.dialogue_type != DialogueType::Noop {
             if let Some(question) = self.guess(cx, &text, &lf, confidence) {
+                self.note(Outcome::AskedBack);
                 replies.push(question);
                 return replies;
             }
@@ -166,10 +198,12 @@ impl DialogueManager {
             if lf.dialogue_type == DialogueType::HumanGiveCommand
                 && lf.actions().iter().all(|a| a.action_type == crate::logical_form::ActionType::OtherAction)
             {
+                self.note(Outcome::NotDone);
                 replies.push("I don't know how to do that yet.".into());
                 return replies;
             }
             tracing::debug!(confidence, "parse too unsure; treating as chit-chat");
+            self.note(Outcome::SmallTalk);
             replies.push(format!("I'm not sure what you mean. {}", say::chit_chat(&text)));
             return replies;
         }
@@ -256,14 +290,19 @@ impl DialogueManager {
             // "how are you?" is read as a question without anything to look up.
             DialogueType::GetMemory if lf.filters.is_none() && say::small_talk(text).is_some() => say::small_talk(text).into_iter().collect(),
             DialogueType::GetMemory => {
+                self.note(Outcome::Answered);
                 let answer = questions::answer(&mut Turn::new(cx.speaker, text, cx.world, cx.memory), lf, cx.tasks);
                 vec![answer]
             }
             DialogueType::PutMemory => {
+                self.note(Outcome::Remembered);
                 let last = cx.tasks.history().last().map(|r| r.description.clone());
                 vec![naming::update(&mut cx.turn(text), lf, last.as_deref())]
             }
-            DialogueType::GetCapabilities | DialogueType::BotCapabilities => vec![say::capabilities(lf)],
+            DialogueType::GetCapabilities | DialogueType::BotCapabilities => {
+                self.note(Outcome::Answered);
+                vec![say::capabilities(lf)]
+            }
             _ => self.small_talk(cx, text),
         }
     }
@@ -271,6 +310,7 @@ impl DialogueManager {
     /// Chat that is not a command: the language model when one is configured (answered on a
     /// later tick, grounded in memory), else a canned line.
     fn small_talk(&mut self, cx: &Context, text: &str) -> Vec<String> {
+        self.note(Outcome::SmallTalk);
         let Some((chat, limit)) = &self.llm else { return vec![say::chit_chat(text)] };
         let (world, memory) = (cx.world, &*cx.memory);
         let mut recent: Vec<(String, String)> =
@@ -304,8 +344,12 @@ impl DialogueManager {
         };
         match planned {
             Ok(plans) => self.execute(cx, plans, text, lf, false),
-            Err(Problem::Say(s)) => vec![s],
+            Err(Problem::Say(s)) => {
+                self.note(Outcome::NotDone);
+                vec![s]
+            }
             Err(Problem::Which { question, choices }) => {
+                self.note(Outcome::AskedBack);
                 self.questions.ask(cx.speaker, cx.now(), Waiting::Which { chat: text.to_string(), lf: lf.clone(), choices });
                 vec![question]
             }
@@ -316,8 +360,12 @@ impl DialogueManager {
     fn execute(&mut self, cx: &mut Context, plans: Vec<Plan>, text: &str, lf: &LogicalForm, confirmed: bool) -> Vec<String> {
         let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), logical_form: Some(lf.to_json_value()), made: Vec::new() };
         match execute(plans, meta, cx.world, cx.tasks, cx.memory, confirmed) {
-            Executed::Done(replies) => replies,
+            Executed::Done(replies) => {
+                self.note(Outcome::ActedOn);
+                replies
+            }
             Executed::Ask { question, plans } => {
+                self.note(Outcome::AskedBack);
                 self.questions.ask(cx.speaker, cx.now(), Waiting::Confirm { chat: text.to_string(), lf: lf.clone(), plans });
                 vec![question]
             }

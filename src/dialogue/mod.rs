@@ -2,10 +2,12 @@
 //! ([`crate::safety::gate`]), it lets an open question take the line ([`waiting`], read by
 //! [`answers`]), gets a logical form (the [`exact`] table first, then the parser), and routes it
 //! by dialogue type; [`say`] holds the lines the bot says on its own. A line is handled in a
-//! [`context`]: who said it, the world, memory and the task stack.
+//! [`context`]: who said it, the world, memory and the task stack. [`last`] keeps what the bot
+//! made of the last line, for the web view.
 
 pub mod answers;
 pub mod context;
+pub mod last;
 pub mod manager;
 pub mod say;
 pub mod waiting;

@@ -21,6 +21,9 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     if triples.is_empty() {
         return "What should I remember about it?".into();
     }
+    if let Some(said) = place(turn, &triples) {
+        return said;
+    }
     // Which thing: the filters, or (with none) what the speaker looks at / we last discussed.
     let target = ReferenceObject { filters: lf.filters.clone(), ..Default::default() };
     let found = match just_built(turn, &target) {
@@ -81,6 +84,46 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
             format!("Got it: {before} is {owner}{text}.")
         }
     }
+}
+
+/// Words that make "this …" a place rather than a thing: "call this spot home".
+const PLACE_WORDS: &[&str] = &["spot", "place", "location", "point"];
+
+/// "call this spot home", "remember this place as base", "call here home": a named place where
+/// the speaker stands (a place with that name moves here). `None` when the line names a thing.
+fn place(turn: &mut Turn, triples: &[crate::logical_form::Triple]) -> Option<String> {
+    let t = &turn.tokens;
+    let this_spot = t.windows(2).any(|w| matches!(w[0].as_str(), "this" | "that" | "my") && PLACE_WORDS.contains(&w[1].as_str()));
+    let here = t.iter().any(|w| w == "here") && !t.iter().any(|w| matches!(w.as_str(), "this" | "that" | "it"));
+    if !this_spot && !here {
+        return None;
+    }
+    let mut words = triples.iter().find_map(|tr| tr.obj_span()).map(|s| turn.words(s))?;
+    while words.first().is_some_and(|w| PLACE_WORDS.contains(&w.as_str()) || matches!(w.as_str(), "the" | "a" | "as" | "my")) {
+        words.remove(0);
+    }
+    if words.is_empty() {
+        return Some("What should I call this spot?".into());
+    }
+    let name = words.join(" ");
+    let at = turn.speaker_pos.block();
+    if let Ok(old) = turn.memory.objects_with_name(&name) {
+        for id in old {
+            if turn.memory.kind_of(id).ok().flatten() == Some(crate::memory::MemoryKind::Location) {
+                let _ = turn.memory.forget(id);
+            }
+        }
+    }
+    Some(match turn.memory.add_location(&name, at) {
+        Ok(id) => {
+            let _ = turn.memory.attend(id, turn.tick);
+            format!("Got it: this spot {at} is {name}.")
+        }
+        Err(e) => {
+            tracing::warn!("could not remember a place: {e}");
+            "Sorry, I couldn't remember that place.".into()
+        }
+    })
 }
 
 /// How long after a build starts "call this …" means what was built, whatever the player
@@ -156,6 +199,23 @@ mod tests {
         );
         assert_eq!(a, "Got it: the yellow cube is the fort.");
         assert!(f.memory.values_of(id, "has_tag").unwrap().contains(&"fort".to_string()));
+    }
+
+    #[test]
+    fn this_spot_names_a_place_where_the_speaker_stands_not_a_thing() {
+        let mut f = Fixture::new();
+        let form = r#"{"dialogue_type": "PUT_MEMORY", "filters": {"contains_coreference": "yes"}, "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [2, 3]]}]}}}"#;
+        let a = tell(&mut f, "call this spot home", form);
+        assert!(a.starts_with("Got it: this spot (") && a.ends_with(") is home.") && !a.contains("(("), "{a}");
+        let places = f.memory.objects_of_kind(crate::memory::MemoryKind::Location).unwrap();
+        assert_eq!(places.len(), 1);
+        assert_eq!(f.memory.values_of(places[0].id, "has_name").unwrap(), ["home"]);
+        // No thing was tagged.
+        let id = f.id_at(YELLOW_CUBE);
+        assert!(!f.memory.values_of(id, "has_tag").unwrap().iter().any(|t| t.contains("home")));
+        // Naming it again moves it: still one home.
+        tell(&mut f, "call this spot home", form);
+        assert_eq!(f.memory.objects_of_kind(crate::memory::MemoryKind::Location).unwrap().len(), 1);
     }
 
     #[test]

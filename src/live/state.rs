@@ -174,6 +174,14 @@ impl LiveWorld {
         self.connection.ready = false;
     }
 
+    /// A line from the operator's console (the web view in `connect`): the bot hears it as from
+    /// an allowed player named `operator`, and it goes into the transcript. Nothing is sent to
+    /// the server: the console talks to the bot, not to the other players.
+    pub fn console_says(&mut self, operator: &str, text: &str) {
+        self.log.transcript.push(Line { speaker: operator.to_string(), text: text.to_string(), refused: false });
+        self.log.chats.push(crate::world::ChatMessage { tick: self.tick, speaker: operator.to_string(), text: text.to_string() });
+    }
+
     /// What the bot heard and said since the last call.
     pub fn take_transcript(&mut self) -> Vec<Line> {
         std::mem::take(&mut self.log.transcript)

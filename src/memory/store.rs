@@ -135,6 +135,12 @@ impl Memory {
         Ok(())
     }
 
+    /// A number that grows with every row written (SQLite's count of changes on this
+    /// connection): a watcher compares it to know whether anything might have changed.
+    pub fn changes(&self) -> u64 {
+        self.conn.total_changes()
+    }
+
     /// Sets the current game tick; new and changed memories are stamped with it.
     pub fn set_tick(&mut self, tick: u64) {
         self.now = tick;

@@ -4,7 +4,8 @@
 //! are commands for you (move, look, edit, inspect, save). A [`Session`] holds the world and the
 //! bot and turns input lines into output lines, so the same code serves the interactive terminal
 //! (ticking in real time) and piped input (each line runs until the bot is idle), which is how
-//! the tests drive it.
+//! the tests drive it. With a web view attached ([`Session::attach_web`]) the page sees every
+//! tick and speaks as the same player.
 
 pub mod commands;
 pub mod map;
@@ -39,6 +40,8 @@ pub struct Session {
     resumed_at: Option<u64>,
     /// Whether a failed save was already reported (once is enough).
     save_failed: bool,
+    /// The web view watching this session, and how much of the chat log it was given.
+    web: Option<(crate::web::Watcher, usize)>,
 }
 
 impl Session {
@@ -76,6 +79,7 @@ impl Session {
             store,
             resumed_at,
             save_failed: false,
+            web: None,
         };
         if let Some(store) = &mut session.store {
             WorldStore::mark_all(&mut session.world);
@@ -115,17 +119,68 @@ impl Session {
         (Flow::Continue, Vec::new())
     }
 
+    /// Lets a web view watch every tick; what its page types is said by this session's player.
+    pub fn attach_web(&mut self, watcher: crate::web::Watcher) {
+        self.web = Some((watcher, self.world.chat_log().len()));
+    }
+
+    /// What the page sent since the last tick: its chat is said as the player (and echoed
+    /// here, so the terminal shows the whole conversation); its buttons stop and resume.
+    fn page_inputs(&mut self) -> Vec<String> {
+        use crate::agent::inspect::Control;
+        use crate::web::PageInput;
+        let Some((web, _)) = &mut self.web else { return Vec::new() };
+        let mut out = Vec::new();
+        for input in web.take_inputs() {
+            let control = match input {
+                PageInput::Say { text } if text.trim_start().starts_with('/') => {
+                    web.note("commands like /tp are typed in the terminal; the page only chats");
+                    continue;
+                }
+                PageInput::Say { text } => {
+                    if !gate::is_blank(&text) {
+                        out.push(format!("<{}> {text}", self.player));
+                        self.world.player_says(&self.player, &text);
+                    }
+                    continue;
+                }
+                PageInput::Stop => Control::Stop,
+                PageInput::Resume => Control::Resume,
+            };
+            let said = self.bot.control(control);
+            web.note(&said);
+            out.push(format!("* (from the page) {said}"));
+        }
+        out
+    }
+
+    /// Hands the web view this tick: the world, the bot, the new chat, the time it took.
+    fn publish(&mut self, took: std::time::Duration) {
+        let Some((web, shown)) = &mut self.web else { return };
+        let log = self.world.chat_log();
+        let chat = log[(*shown).min(log.len())..]
+            .iter()
+            .map(|l| crate::web::message::ChatLine { who: l.speaker.clone(), text: l.text.clone(), bot: l.from_agent, refused: false })
+            .collect();
+        *shown = log.len();
+        web.publish(&self.world, self.bot.as_ref(), chat, took);
+    }
+
     /// Advance the world and the bot by one tick; returns the bot's new chat lines.
     pub fn tick(&mut self) -> Vec<String> {
+        let mut lines = self.page_inputs();
+        let started = std::time::Instant::now();
         self.world.advance();
         self.bot.tick(&mut self.world);
-        let mut lines = self.new_bot_lines();
+        let took = started.elapsed();
+        lines.extend(self.new_bot_lines());
         if let Some(store) = &mut self.store
             && let Err(e) = store.save(&mut self.world)
             && !std::mem::replace(&mut self.save_failed, true)
         {
             lines.push(format!("* the world could not be saved: {e}"));
         }
+        self.publish(took);
         lines
     }
 
@@ -259,6 +314,10 @@ impl Session {
                         // Skip chat already in the loaded log: it is history, not news.
                         let _ = w.take_chats();
                         self.shown = w.chat_log().len();
+                        if let Some((web, shown)) = &mut self.web {
+                            *shown = self.shown;
+                            web.world_replaced();
+                        }
                         self.world = w;
                         // A kept world is now this one.
                         WorldStore::mark_all(&mut self.world);

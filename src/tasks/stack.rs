@@ -256,6 +256,19 @@ impl TaskStack {
         e.frames.first()?.task.progress()
     }
 
+    /// How far along command `id` (on the stack, running or not) is, `(blocks done, blocks in
+    /// all)`, when it changes blocks.
+    pub fn progress_of(&self, id: TaskId) -> Option<(usize, usize)> {
+        let e = self.entries.iter().find(|e| e.record.id == id)?;
+        e.frames.first()?.task.progress()
+    }
+
+    /// The innermost sub-task of command `id` on the stack, when it has one ("going to …").
+    pub fn step_of(&self, id: TaskId) -> Option<String> {
+        let e = self.entries.iter().find(|e| e.record.id == id)?;
+        e.frames.get(1..)?.last().map(|f| f.task.describe())
+    }
+
     /// The running top command's id and kind.
     pub fn current_task(&self) -> Option<(TaskId, TaskKind)> {
         let e = self.entries.last().filter(|e| e.record.state != TaskState::Paused)?;
