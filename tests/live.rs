@@ -200,7 +200,8 @@ struct Bot {
 impl Bot {
     fn start(port: u16, name: &str, extra: &[&str], dir: &Path) -> Bot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_craftmate"));
-        cmd.arg("connect").arg(format!("127.0.0.1:{port}")).arg("--name").arg(name).args(extra).current_dir(dir);
+        // The test server (flying-squid) sends all chat as server messages: `<alice> hi`.
+        cmd.arg("connect").arg(format!("127.0.0.1:{port}")).arg("--name").arg(name).arg("--system-chat").args(extra).current_dir(dir);
         cmd.env("RUST_LOG", "warn,craftmate=debug");
         let (proc, _stdin, lines) = Proc::spawn(&format!("craftmate-{name}"), &mut cmd, dir);
         Bot { proc, lines, seen: Vec::new() }

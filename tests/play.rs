@@ -47,15 +47,40 @@ fn commands_edit_and_inspect_the_world() {
 #[test]
 fn bad_input_gets_clear_answers_not_crashes() {
     let long = "x".repeat(5000);
-    let script = format!("/bogus\n/tp 1 2\n/setblock 0 5 0 unobtainium\n/fill 0 0 0 999 99 999 stone\n/load /no/such/file\n\n   \n{long}\n🙂🙂🙂\n'; DROP TABLE memories; --\n/help\n");
+    let script = format!("/bogus\n/tp 1 2\n/setblock 0 5 0 unobtainium\n/fill 0 0 0 999 99 999 stone\n/fill -2147483648 5 0 2147483647 5 0 stone\n/load /no/such/file\n\n   \n{long}\n🙂🙂🙂\n'; DROP TABLE memories; --\n/help\n");
     let (code, lines) = play(&script);
     assert_eq!(code, 0, "EOF ends the session normally");
     assert!(lines.contains(&"* unknown command /bogus; /help lists them".to_string()));
     assert!(lines.contains(&"* usage: /tp X Y Z".to_string()));
     assert!(lines.iter().any(|l| l.contains("unknown block \"unobtainium\"")));
     assert!(lines.iter().any(|l| l.contains("/fill edits at most")));
+    assert!(lines.iter().any(|l| l.contains("that box has 4294967296 blocks")), "a world-wide box is measured, not wrapped to 0: {lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("* could not load /no/such/file")));
     assert!(lines.iter().any(|l| l.contains("/tp X Y Z")), "help is printed at the end");
+}
+
+/// Bytes that are not UTF-8 do not end the session, and what the bot says back carries no
+/// terminal escape or hidden character a player typed.
+#[test]
+fn odd_bytes_and_escapes_neither_end_the_session_nor_come_back() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+        .args(["play", "--name", "alice"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input: Vec<u8> = b"hello \xff\xfe there\n".to_vec();
+    input.extend_from_slice("build a \u{1b}[2J\u{2066}red cube\u{1b}[31m please\n".as_bytes());
+    input.extend_from_slice(&vec![b'a'; 200_000]);
+    input.extend_from_slice(b"\nwhat are you doing?\n");
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{2066}'), "an escape came back: {text:?}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.iter().any(|l| l.contains("a lot to take in")), "the overlong line is answered: {lines:?}");
+    assert!(lines.last().is_some_and(|l| l.starts_with("<craftmate>")), "the last line is still answered: {lines:?}");
 }
 
 fn play_with(args: &[&str], input: &str) -> Vec<String> {

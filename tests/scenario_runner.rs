@@ -194,6 +194,11 @@ fn malformed_files_name_the_file_and_the_field() {
         ("[[steps]]\nrun = = 3\n", "(line 6, column 7)"),
         ("[[blocks]]\nfrom = [0, 5]\nblock = \"stone\"\n", "field `blocks[0].from`"),
         ("[[steps]]\nexpect = \"blocks\"\nregion = { from = [0,0,0], to = [1,1,1], size = 3 }\nblock = \"air\"\ncount = 1\n", "unknown field `size`"),
+        // Sizes and counts that would never finish, or wrap around, are refused up front.
+        ("[[blocks]]\nfrom = [-2147483648, 5, 0]\nto = [2147483647, 5, 0]\nblock = \"stone\"\n", "box of 4294967296 blocks is too large"),
+        ("[[steps]]\nrun = 9223372036854775807\n", "more than a scenario may run"),
+        ("[[steps]]\nexpect = \"mobs\"\nnear = \"agent\"\nradius = inf\nop = \"==\"\ncount = 0\n", "field `radius`: inf is not a distance"),
+        ("[[steps]]\nexpect = \"blocks\"\nregion = { from = [-2147483648, 0, -2147483648], to = [2147483647, 0, 2147483647] }\nblock = \"air\"\ncount = 1\n", "more than a step may count"),
     ];
     for (i, (body, wanted)) in cases.iter().enumerate() {
         let name = format!("bad{i}.toml");
@@ -251,4 +256,20 @@ fn cli_reports_failures_and_malformed_files_with_exit_status_1() {
 
     let (code, _) = craftmate(&["scenario", "no/such/dir"]);
     assert_eq!(code, 1);
+}
+
+/// A folder with a symbolic link back to itself is listed once, not walked forever.
+#[cfg(unix)]
+#[test]
+fn a_link_loop_in_a_scenario_folder_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let inner = dir.path().join("more");
+    std::fs::create_dir(&inner).unwrap();
+    std::fs::write(dir.path().join("a.toml"), "name = \"a\"\n").unwrap();
+    std::fs::write(inner.join("b.toml"), "name = \"b\"\n").unwrap();
+    std::os::unix::fs::symlink(dir.path(), inner.join("back_up")).unwrap();
+    std::os::unix::fs::symlink(&inner, dir.path().join("again")).unwrap();
+    let files = craftmate::scenario::collect_files(&[dir.path().to_path_buf()]).unwrap();
+    let names: Vec<String> = files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["a.toml", "b.toml"], "{files:?}");
 }

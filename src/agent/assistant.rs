@@ -38,9 +38,11 @@ impl Assistant {
         Ok(Assistant::new(Memory::in_memory()?, parser))
     }
 
+    /// Says `line` cleaned: a player's words echoed back carry no escape or hidden character.
     fn say(world: &mut dyn World, line: &str) {
-        if !line.trim().is_empty() {
-            world.say(line);
+        let line = crate::safety::text::clean_line(line);
+        if !line.is_empty() {
+            world.say(&line);
         }
     }
 
@@ -131,10 +133,8 @@ impl Assistant {
             asked.push(speaker);
         }
     }
-}
-
-impl Bot for Assistant {
-    fn tick(&mut self, world: &mut dyn World) {
+    /// The tick's work: perceive, hear, answer, step the task, report.
+    fn tick_inner(&mut self, world: &mut dyn World) {
         self.memory.set_tick(world.tick());
         if let Err(e) = self.perception.update(world, &mut self.memory) {
             tracing::warn!("perception failed this tick: {e}");
@@ -158,6 +158,19 @@ impl Bot for Assistant {
         }
         self.tasks.tick(world);
         self.report_tasks(world);
+    }
+}
+
+impl Bot for Assistant {
+    fn tick(&mut self, world: &mut dyn World) {
+        // One transaction a tick: everything the tick writes lands at once, or (killed) not at all.
+        if let Err(e) = self.memory.begin_tick() {
+            tracing::warn!("could not start the tick's memory transaction: {e}");
+        }
+        self.tick_inner(world);
+        if let Err(e) = self.memory.end_tick() {
+            tracing::warn!("could not commit this tick's memories: {e}");
+        }
     }
 
     fn is_idle(&self) -> bool {

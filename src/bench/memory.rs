@@ -16,6 +16,10 @@
 //!   objects and the world they stand in: opening the memory, loading the kept world and the
 //!   first perception update (which reloads every remembered cell and looks around), median
 //!   of 3; `memory_file_10k_objects_mb` is that file's size (memory and world together).
+//! - `tick_build_in_ram_us_mean` / `tick_build_file_us_mean` (and `_p99`): one whole tick of
+//!   `play` — the world, the bot and, with a file, the world saved — while the bot builds a red
+//!   cube, with the memory in RAM and in a file (`play --memory`): what the file's one
+//!   transaction a tick, and the world's save, cost.
 
 use std::time::Instant;
 
@@ -42,6 +46,54 @@ pub fn run() -> Vec<Figure> {
     let mut out = perception_figures();
     out.extend(query_figures());
     out.extend(restart_figures());
+    out.extend(tick_figures());
+    out
+}
+
+/// Ticks of a build with the memory in RAM, then in a file with the world kept beside it.
+fn tick_figures() -> Vec<Figure> {
+    use crate::agent::Bot;
+    use crate::world::embedded::WorldStore;
+    let dir = std::env::temp_dir().join(format!("craftmate-bench-tick-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut out = Vec::new();
+    for (label, file) in [("in_ram", false), ("file", true)] {
+        let path = dir.join("tick.db");
+        let _ = std::fs::remove_file(&path);
+        let mut world = EmbeddedWorld::flat();
+        world.add_player("alice", Vec3::new(3.5, 5.0, 0.5), Look::new(90.0, 0.0));
+        let memory = if file { Memory::open(&path) } else { Memory::in_memory() }.expect("memory");
+        let mut store = file.then(|| WorldStore::open(&path).expect("world store"));
+        let mut bot = crate::agent::assistant::Assistant::new(memory, None);
+        let text = "build a red cube";
+        let lf = crate::logical_form::validate_json(
+            text,
+            r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 2]]}]}}}}]}"#,
+        )
+        .expect("a valid form");
+        bot.expect_parse("alice", text, lf);
+        world.player_says("alice", text);
+        let mut times = Vec::new();
+        for _ in 0..3000 {
+            let start = Instant::now();
+            world.advance();
+            bot.tick(&mut world);
+            if let Some(s) = &mut store {
+                s.save(&mut world).expect("the world is saved");
+            }
+            times.push(start.elapsed().as_secs_f64() * 1e6);
+            if bot.is_idle() && times.len() > 20 {
+                break;
+            }
+        }
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let mut sorted = times.clone();
+        sorted.sort_by(f64::total_cmp);
+        let p99 = sorted[((sorted.len() - 1) as f64 * 0.99) as usize];
+        out.push(figure(&format!("tick_build_{label}_us_mean"), mean, "us"));
+        out.push(figure(&format!("tick_build_{label}_us_p99"), p99, "us"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     out
 }
 

@@ -28,9 +28,16 @@ pub struct ConnectArgs {
     /// The bot's player name.
     #[arg(long, default_value = "craftmate")]
     pub name: String,
-    /// Only these players may command the bot (comma-separated names). Default: everyone.
-    #[arg(long, value_name = "NAME,...")]
+    /// Only these players may command the bot: comma-separated names, matched exactly, or
+    /// UUIDs (matched against signed chat). Default: everyone. On an offline-mode server a name
+    /// is not proof of who someone is (anyone may join under any name).
+    #[arg(long, value_name = "NAME|UUID,...")]
     pub allow: Option<String>,
+    /// Believe server messages of the form `<name> text` as chat from `name` (some servers and
+    /// plugins send all chat that way). Only where players cannot make the server print such a
+    /// line themselves.
+    #[arg(long)]
+    pub system_chat: bool,
     /// Keep the bot's memory in this SQLite file (created if missing) so it survives restarts.
     #[arg(long)]
     pub memory: Option<PathBuf>,
@@ -59,10 +66,11 @@ pub struct ConnectArgs {
 }
 
 pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
-    let access = match &args.allow {
+    let mut access = match &args.allow {
         Some(list) => Access::parse(list).context("--allow")?,
         None => Access::everyone(),
     };
+    access.trust_system_chat = args.system_chat;
     let llm = load_llm(args.config.as_deref())?;
     let memory = match &args.memory {
         Some(p) => Memory::open(p).map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", p.display()))?,

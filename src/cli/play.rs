@@ -10,7 +10,7 @@ use craftmate::agent::Bot;
 use craftmate::agent::assistant::Assistant;
 use craftmate::memory::Memory;
 use craftmate::play::{Flow, MAX_TICKS_PER_LINE, Session};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -120,9 +120,40 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The longest input line kept whole; the chat gate refuses far shorter ones, this only bounds
+/// what a pasted file or a stuck key can make the bot hold.
+const MAX_LINE_BYTES: u64 = 64 * 1024;
+
+/// Lines of input as text. Bytes that are not UTF-8 are replaced, never an error that ends the
+/// session; a line longer than [`MAX_LINE_BYTES`] keeps only its start (the gate then says it is
+/// too long). Ends at the end of input (or a read error).
+fn input_lines(mut input: impl BufRead) -> impl Iterator<Item = String> {
+    std::iter::from_fn(move || {
+        let mut buf = Vec::new();
+        let n = (&mut input).take(MAX_LINE_BYTES).read_until(b'\n', &mut buf).ok()?;
+        if n == 0 {
+            return None;
+        }
+        if buf.last() != Some(&b'\n') && n as u64 == MAX_LINE_BYTES {
+            // Skip the rest of the overlong line.
+            let mut rest = Vec::new();
+            loop {
+                rest.clear();
+                let m = (&mut input).take(MAX_LINE_BYTES).read_until(b'\n', &mut rest).ok()?;
+                if m == 0 || rest.last() == Some(&b'\n') {
+                    break;
+                }
+            }
+        }
+        while matches!(buf.last(), Some(b'\n' | b'\r')) {
+            buf.pop();
+        }
+        Some(String::from_utf8_lossy(&buf).into_owned())
+    })
+}
+
 fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    for line in std::io::stdin().lock().lines() {
-        let line = line?;
+    for line in input_lines(std::io::stdin().lock()) {
         let is_chat = !craftmate::safety::gate::is_blank(&line) && !line.trim_start().starts_with('/');
         let (flow, lines) = session.input(&line);
         for l in lines {
@@ -147,8 +178,8 @@ fn run_live(session: &mut Session, out: &mut impl Write, web: bool) -> anyhow::R
     // Reading stdin blocks, so a thread reads and the game loop polls a channel between ticks.
     let (tx, rx) = mpsc::channel::<Option<String>>();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            if tx.send(line.ok()).is_err() {
+        for line in input_lines(std::io::stdin().lock()) {
+            if tx.send(Some(line)).is_err() {
                 return;
             }
         }

@@ -15,6 +15,7 @@
 use super::answers::{looked_choice, named_choice};
 use super::context::Context;
 use super::last::{LastLine, Outcome};
+use super::thinking::{Job, Thinking};
 use super::say;
 use super::waiting::{Next, Questions, Reading, Waiting};
 use crate::interpreter::actions::{self, Plan};
@@ -49,8 +50,8 @@ pub struct DialogueManager {
     pub llm: Option<(std::sync::Arc<dyn crate::llm::Chat>, std::time::Duration)>,
     overrides: Vec<(String, String, LogicalForm)>,
     questions: Questions,
-    /// Small-talk answers the language model is still working on (they never block the tick).
-    thinking: Vec<crate::llm::PendingReply>,
+    /// Small-talk answers the language model is working on (they never block the tick).
+    thinking: Thinking,
     /// What the bot made of the last line (for the web view).
     pub last: Option<LastLine>,
     lines_handled: u64,
@@ -67,7 +68,7 @@ impl DialogueManager {
             llm: None,
             overrides: Vec::new(),
             questions: Questions::default(),
-            thinking: Vec::new(),
+            thinking: Thinking::default(),
             last: None,
             lines_handled: 0,
         }
@@ -80,7 +81,7 @@ impl DialogueManager {
 
     /// Is a language-model answer still being worked on?
     pub fn is_thinking(&self) -> bool {
-        !self.thinking.is_empty()
+        self.thinking.is_thinking()
     }
 
     /// Asks `speaker` a question of the bot's own (said by the caller), kept open like any other.
@@ -96,8 +97,7 @@ impl DialogueManager {
     /// Lines that are due without new chat: the language model's answers that are ready (or
     /// past their limit: a polite line), and questions left unanswered too long, dropped.
     pub fn tick(&mut self, now: u64) -> Vec<String> {
-        let mut lines: Vec<String> = self.thinking.iter_mut().filter_map(|p| p.poll()).collect();
-        self.thinking.retain(|p| !p.is_finished());
+        let mut lines = self.thinking.poll();
         lines.extend(self.questions.expire(now));
         lines
     }
@@ -331,7 +331,8 @@ impl DialogueManager {
             players: world.players().into_iter().map(|p| p.name).collect(),
             recent_chat: recent,
         };
-        self.thinking.push(crate::llm::spawn_reply(chat.clone(), grounding, self.gate.disallowed.clone(), text.to_string(), *limit));
+        let job = Job { chat: chat.clone(), grounding, disallowed: self.gate.disallowed.clone(), text: text.to_string(), limit: *limit };
+        self.thinking.ask(cx.speaker, job);
         Vec::new()
     }
 
@@ -556,70 +557,4 @@ mod tests {
         assert!(!dm.is_waiting(), "answered: {r:?}");
         assert_eq!(f.memory.last_attended(&[MemoryKind::BlockObject]).unwrap(), Some(beacon));
     }
-}
-
-#[cfg(test)]
-mod llm_tests {
-    use super::*;
-    use crate::memory::Memory;
-    use crate::tasks::TaskStack;
-    use crate::llm::{Chat, ChatRequest, Completion, LlmError};
-    use crate::world::embedded::EmbeddedWorld;
-    use crate::world::{Look, Vec3};
-    use std::sync::{Arc, Mutex};
-    use std::time::Duration;
-
-    /// A fake model that records the prompt and answers with a line that tries to run a command.
-    struct Fake(Mutex<Vec<String>>);
-
-    impl Chat for Fake {
-        fn describe(&self) -> String {
-            "fake".into()
-        }
-        fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
-            let prompt: Vec<String> = request.messages.iter().map(|m| m.content.clone()).collect();
-            self.0.lock().unwrap().push(prompt.join("\n"));
-            Ok(Completion {
-                text: "/op everyone \u{a7}cI like building towers!".into(),
-                prompt_tokens: None,
-                generated_tokens: None,
-                prompt_time: None,
-                generation_time: Duration::from_millis(1),
-                truncated: false,
-            })
-        }
-    }
-
-    #[test]
-    fn small_talk_goes_to_the_model_without_blocking_and_comes_back_safe() {
-        let fake = Arc::new(Fake(Mutex::new(Vec::new())));
-        let mut dm = DialogueManager::new(None);
-        dm.llm = Some((fake.clone() as Arc<dyn Chat>, Duration::from_secs(5)));
-        let mut world = EmbeddedWorld::flat();
-        world.add_player("alice", Vec3::new(3.5, 5.0, 0.5), Look::default());
-        let mut memory = Memory::in_memory().unwrap();
-        let mut tasks = TaskStack::default();
-        // Not a known command and no parser: small talk, answered later, not now.
-        let now = dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), "what do you like to build");
-        assert!(now.is_empty(), "{now:?}");
-        assert!(dm.is_thinking());
-        let mut said = Vec::new();
-        for t in 0..200 {
-            said.extend(dm.tick(t));
-            if !dm.is_thinking() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        assert_eq!(said.len(), 1, "{said:?}");
-        assert!(!said[0].starts_with('/') && !said[0].contains('\u{a7}'), "sanitised: {:?}", said[0]);
-        assert!(said[0].contains("I like building towers"));
-        let prompt = fake.0.lock().unwrap()[0].clone();
-        assert!(prompt.contains("alice"), "grounded in who is here: {prompt}");
-        // Commands never reach the model.
-        let r = dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), "come here");
-        assert!(r.iter().any(|l| l.contains("coming")), "{r:?}");
-        assert!(!dm.is_thinking());
-    }
-
 }

@@ -3,11 +3,13 @@
 //! [`answers`]), gets a logical form (the [`exact`] table first, then the parser), and routes it
 //! by dialogue type; [`say`] holds the lines the bot says on its own. A line is handled in a
 //! [`context`]: who said it, the world, memory and the task stack. [`last`] keeps what the bot
-//! made of the last line, for the web view.
+//! made of the last line, for the web view; [`thinking`] holds small talk the language model is
+//! working on, one request per player.
 
 pub mod answers;
 pub mod context;
 pub mod last;
 pub mod manager;
 pub mod say;
+pub mod thinking;
 pub mod waiting;

@@ -24,8 +24,9 @@ pub struct Turn<'a> {
     pub tick: u64,
     /// The answer to a "which one?" question: pick this memory when it is among the matches.
     pub prefer: Option<crate::memory::MemoryId>,
-    /// Boxes earlier actions of the same command will build ("a red cube, then a blue cube"):
-    /// later builds keep clear of them.
+    /// Boxes that will be built: by builds still going on (their plans in memory), and by
+    /// earlier actions of the same command ("a red cube, then a blue cube"). New builds keep
+    /// clear of them, not just of the blocks already up.
     pub planned: Vec<crate::world::BBox>,
 }
 
@@ -42,7 +43,8 @@ impl<'a> Turn<'a> {
         };
         let eye = Vec3::new(speaker_pos.x, speaker_pos.y + EYE_HEIGHT, speaker_pos.z);
         let look_hit = raycast::first_block(world, eye, speaker_look, LOOK_RANGE);
-        Turn { speaker: speaker.to_string(), text, tokens, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned: Vec::new() }
+        let planned = builds_in_progress(memory);
+        Turn { speaker: speaker.to_string(), text, tokens, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned }
     }
 
     pub fn words(&self, span: Span) -> Vec<String> {
@@ -86,4 +88,14 @@ impl<'a> Turn<'a> {
     pub fn has_word(&self, w: &str) -> bool {
         self.tokens.iter().any(|t| t == w)
     }
+}
+
+/// The box of each build whose plan is still in memory (it is being built, or was cut off).
+fn builds_in_progress(memory: &Memory) -> Vec<crate::world::BBox> {
+    let mut boxes: std::collections::BTreeMap<crate::memory::MemoryId, crate::world::BBox> = Default::default();
+    for (id, p, _) in memory.plans().unwrap_or_default() {
+        let cell = crate::world::BBox::new(p, p);
+        boxes.entry(id).and_modify(|b| *b = b.union(&cell)).or_insert(cell);
+    }
+    boxes.into_values().collect()
 }

@@ -4,7 +4,16 @@
 //! allow-list, chat from anyone else never reaches the dialogue manager; they get one polite
 //! refusal (at most one per player per [`Access::REFUSE_EVERY_TICKS`], so a chatty player does
 //! not make the bot spam). Without one every player may command the bot, which the CLI prints as
-//! a warning at start. Minecraft names are matched without regard to case, as the game does.
+//! a warning at start.
+//!
+//! An entry is a player's name, matched exactly ("ALICE" is not "alice"), or a player's UUID,
+//! matched against the UUID the server sends with signed player chat. A name is only as good as
+//! the server's login: on an offline-mode server anyone can join under any name, so there the
+//! list keeps out the careless, not the malicious (use an online-mode server, or its whitelist).
+//!
+//! Some servers send all chat as server messages of the form `<alice> hi`, which anyone who can
+//! make the server print a line can imitate; such lines are believed only when
+//! [`Access::trust_system_chat`] is on (`--system-chat`).
 
 use std::collections::HashMap;
 
@@ -16,12 +25,35 @@ pub enum AccessError {
     Empty,
 }
 
+/// One entry of the allow-list.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Entry {
+    /// A player name, exactly as it must appear.
+    Name(String),
+    /// A player UUID, lower-case with hyphens.
+    Uuid(String),
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Access {
-    /// Lower-cased names, or `None` for everyone.
-    allowed: Option<Vec<String>>,
+    /// The entries, or `None` for everyone.
+    allowed: Option<Vec<Entry>>,
     /// When each refused player was last answered (agent ticks).
     refused_at: HashMap<String, u64>,
+    /// Take `<name> text` server messages as chat from `name`.
+    pub trust_system_chat: bool,
+}
+
+/// `0123abcd-…` (36 characters) or 32 hex digits, as the lower-case hyphenated form.
+fn uuid(text: &str) -> Option<String> {
+    let hex: String = text.chars().filter(|c| *c != '-').collect();
+    let shape_ok = (text.len() == 36 && text.chars().enumerate().all(|(i, c)| (c == '-') == matches!(i, 8 | 13 | 18 | 23)))
+        || text.len() == 32;
+    if !shape_ok || hex.len() != 32 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let h = hex.to_ascii_lowercase();
+    Some(format!("{}-{}-{}-{}-{}", &h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32]))
 }
 
 impl Access {
@@ -33,25 +65,29 @@ impl Access {
         Access::default()
     }
 
-    /// Only these players may; names are checked.
+    /// Only these players may: each a name (checked) or a UUID.
     pub fn only<S: AsRef<str>>(names: &[S]) -> Result<Access, AccessError> {
         let mut allowed = Vec::new();
         for n in names {
             let n = n.as_ref().trim();
+            if let Some(u) = uuid(n) {
+                allowed.push(Entry::Uuid(u));
+                continue;
+            }
             if !super::chat::is_player_name(n) {
                 return Err(AccessError::BadName(n.to_string()));
             }
-            allowed.push(n.to_lowercase());
+            allowed.push(Entry::Name(n.to_string()));
         }
         if allowed.is_empty() {
             return Err(AccessError::Empty);
         }
         allowed.sort();
         allowed.dedup();
-        Ok(Access { allowed: Some(allowed), refused_at: HashMap::new() })
+        Ok(Access { allowed: Some(allowed), ..Access::default() })
     }
 
-    /// `alice,bob` (spaces allowed around names).
+    /// `alice,bob,0123abcd-…` (spaces allowed around entries).
     pub fn parse(list: &str) -> Result<Access, AccessError> {
         let names: Vec<&str> = list.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
         Access::only(&names)
@@ -61,22 +97,29 @@ impl Access {
         self.allowed.is_none()
     }
 
-    /// The allowed names (lower-cased), if restricted.
-    pub fn names(&self) -> Option<&[String]> {
-        self.allowed.as_deref()
+    /// The allowed names and UUIDs, as given (UUIDs normalised), if restricted.
+    pub fn names(&self) -> Option<Vec<String>> {
+        let entries = self.allowed.as_ref()?;
+        Some(entries.iter().map(|e| match e { Entry::Name(n) | Entry::Uuid(n) => n.clone() }).collect())
     }
 
-    pub fn allows(&self, player: &str) -> bool {
+    /// Whether `player` (with the UUID the server sent, if any) may command the bot: the exact
+    /// name, or the UUID, is on the list.
+    pub fn allows(&self, player: &str, id: Option<&str>) -> bool {
+        let id = id.and_then(uuid);
         match &self.allowed {
             None => true,
-            Some(names) => names.iter().any(|n| n.eq_ignore_ascii_case(player)),
+            Some(entries) => entries.iter().any(|e| match e {
+                Entry::Name(n) => n == player,
+                Entry::Uuid(u) => id.as_deref() == Some(u.as_str()),
+            }),
         }
     }
 
     /// What to tell `player`, who is not allowed, at agent tick `tick`; `None` when they were
     /// told recently.
     pub fn refusal(&mut self, player: &str, tick: u64) -> Option<String> {
-        let key = player.to_lowercase();
+        let key = player.to_string();
         if let Some(&last) = self.refused_at.get(&key)
             && tick.saturating_sub(last) < Self::REFUSE_EVERY_TICKS
         {
@@ -89,8 +132,8 @@ impl Access {
 
 /// The allow-list is the chat gate's answer to who may command the bot.
 impl crate::safety::gate::Admission for Access {
-    fn allows(&self, speaker: &str) -> bool {
-        Access::allows(self, speaker)
+    fn allows(&self, speaker: &str, id: Option<&str>) -> bool {
+        Access::allows(self, speaker, id)
     }
     fn refusal(&mut self, speaker: &str, tick: u64) -> Option<String> {
         Access::refusal(self, speaker, tick)
@@ -104,17 +147,32 @@ mod tests {
     #[test]
     fn everyone_by_default() {
         let a = Access::everyone();
-        assert!(a.is_everyone() && a.allows("anybody") && a.names().is_none());
+        assert!(a.is_everyone() && a.allows("anybody", None) && a.names().is_none());
+        assert!(!a.trust_system_chat, "server messages in chat form are not believed by default");
     }
 
     #[test]
-    fn a_list_is_case_insensitive_and_checked() {
+    fn a_list_matches_names_exactly_and_is_checked() {
         let a = Access::parse(" alice, Bob ,,").unwrap();
-        assert_eq!(a.names(), Some(&["alice".to_string(), "bob".to_string()][..]));
-        assert!(a.allows("Alice") && a.allows("BOB") && !a.allows("mallory") && !a.allows("alic"));
+        assert_eq!(a.names(), Some(vec!["Bob".to_string(), "alice".to_string()]));
+        assert!(a.allows("alice", None) && a.allows("Bob", None));
+        assert!(!a.allows("ALICE", None) && !a.allows("bob", None), "another name is another player");
+        assert!(!a.allows("mallory", None) && !a.allows("alic", None));
         assert_eq!(Access::parse("alice,no way").unwrap_err(), AccessError::BadName("no way".into()));
         assert_eq!(Access::parse(" , ").unwrap_err(), AccessError::Empty);
         assert!(Access::parse("a_very_long_name_17").is_err());
+    }
+
+    #[test]
+    fn a_uuid_on_the_list_matches_the_uuid_the_server_sends_whatever_the_name() {
+        let a = Access::parse("069A79F4-44E9-4726-A5BE-FCA90E38AAF5").unwrap();
+        assert_eq!(a.names(), Some(vec!["069a79f4-44e9-4726-a5be-fca90e38aaf5".to_string()]));
+        assert!(a.allows("Notch", Some("069a79f4-44e9-4726-a5be-fca90e38aaf5")));
+        assert!(a.allows("renamed", Some("069a79f444e94726a5befca90e38aaf5")));
+        assert!(!a.allows("Notch", None), "no UUID from the server: the name alone does not do");
+        assert!(!a.allows("Notch", Some("00000000-0000-0000-0000-000000000000")));
+        assert_eq!(uuid("not-a-uuid"), None);
+        assert_eq!(uuid("069a79f4-44e9-4726-a5be-fca90e38aaf"), None);
     }
 
     #[test]
@@ -122,7 +180,8 @@ mod tests {
         let mut a = Access::parse("alice").unwrap();
         let first = a.refusal("mallory", 100).unwrap();
         assert!(first.contains("mallory") && first.starts_with("Sorry"), "{first}");
-        assert_eq!(a.refusal("Mallory", 200), None, "same player, too soon");
+        assert_eq!(a.refusal("mallory", 200), None, "same player, too soon");
+        assert!(a.refusal("Mallory", 200).is_some(), "another name is another player");
         assert!(a.refusal("eve", 200).is_some(), "another player");
         assert!(a.refusal("mallory", 100 + Access::REFUSE_EVERY_TICKS).is_some());
     }

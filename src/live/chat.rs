@@ -1,16 +1,31 @@
 //! Chat on a real server, both ways.
 //!
-//! Outgoing: whatever the bot says is made into safe chat lines — formatting codes and control
-//! characters removed, never starting with `/` (a line the bot sends can never run a server
-//! command, whoever asked for it), and split at word boundaries into pieces of at most
-//! [`MAX_CHAT_CHARS`] characters, the server's limit. [`Pacer`] spaces the lines out the way
+//! Outgoing: whatever the bot says is made into safe chat lines — cleaned as all the bot's
+//! lines are ([`crate::safety::text`]), never starting with `/` (a line the bot sends can never
+//! run a server command, whoever asked for it), and split at word boundaries into pieces of at
+//! most [`MAX_CHAT_CHARS`] UTF-16 units, the server's limit (vanilla counts an emoji as two and
+//! disconnects a client that sends more). [`Pacer`] spaces the lines out the way
 //! the vanilla spam filter counts them, so a long answer never gets the bot kicked.
 //!
 //! Incoming: signed player chat arrives with its sender, but many servers (and plugins) send
 //! chat as system messages of the form `<name> message`; [`parse_system`] recovers the speaker.
 
-/// The longest chat message a server accepts, in characters.
+/// The longest chat message a server accepts, in UTF-16 code units.
 pub const MAX_CHAT_CHARS: usize = 256;
+
+use crate::safety::text::utf16_len;
+
+/// The longest start of `word` that fits in `room` UTF-16 units (never half a character).
+fn head_fitting(word: &str, room: usize) -> usize {
+    let mut used = 0;
+    for (i, c) in word.char_indices() {
+        used += c.len_utf16();
+        if used > room {
+            return i;
+        }
+    }
+    word.len()
+}
 
 /// The lines to send for `text`: cleaned, split to fit, none empty and none starting with `/`.
 pub fn outgoing(text: &str) -> Vec<String> {
@@ -25,9 +40,9 @@ pub fn outgoing(text: &str) -> Vec<String> {
             let room = if current.is_empty() {
                 MAX_CHAT_CHARS
             } else {
-                MAX_CHAT_CHARS.saturating_sub(current.chars().count() + 1)
+                MAX_CHAT_CHARS.saturating_sub(utf16_len(&current) + 1)
             };
-            let len = word.chars().count();
+            let len = utf16_len(&word);
             if len <= room {
                 if !current.is_empty() {
                     current.push(' ');
@@ -36,9 +51,9 @@ pub fn outgoing(text: &str) -> Vec<String> {
                 break;
             }
             if current.is_empty() {
-                let head: String = word.chars().take(MAX_CHAT_CHARS).collect();
-                word = word.chars().skip(MAX_CHAT_CHARS).collect();
-                lines.push(head);
+                let cut = head_fitting(&word, MAX_CHAT_CHARS).max(word.chars().next().map_or(0, char::len_utf8));
+                let rest = word.split_off(cut);
+                lines.push(std::mem::replace(&mut word, rest));
                 if word.is_empty() {
                     break;
                 }
@@ -53,30 +68,8 @@ pub fn outgoing(text: &str) -> Vec<String> {
     lines.into_iter().map(|l| no_command(&l)).filter(|l| !l.is_empty()).collect()
 }
 
-/// One line of plain text: `§` codes and control or invisible characters removed, whitespace
-/// collapsed.
 fn clean(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '§' {
-            chars.next(); // the code character after it
-            continue;
-        }
-        let c = if c.is_control() || is_invisible(c) { ' ' } else { c };
-        if c.is_whitespace() {
-            if !out.ends_with(' ') && !out.is_empty() {
-                out.push(' ');
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out.trim_end().to_string()
-}
-
-fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+    crate::safety::text::clean_line(text)
 }
 
 /// Leading slashes (and backslashes, which some plugins treat alike) removed.
@@ -166,7 +159,7 @@ mod tests {
         let text = (0..120).map(|i| format!("word{i}")).collect::<Vec<_>>().join(" ");
         let lines = outgoing(&text);
         assert!(lines.len() >= 3, "{lines:?}");
-        assert!(lines.iter().all(|l| l.chars().count() <= MAX_CHAT_CHARS));
+        assert!(lines.iter().all(|l| utf16_len(l) <= MAX_CHAT_CHARS));
         assert_eq!(lines.join(" "), text, "nothing lost, words kept whole");
         // A line filled exactly to the limit, then more words.
         let exact = format!("{} c", "ab ".repeat(85).trim_end());
@@ -177,6 +170,24 @@ mod tests {
         let huge = "é".repeat(600);
         let lines = outgoing(&huge);
         assert_eq!(lines.iter().map(|l| l.chars().count()).collect::<Vec<_>>(), vec![256, 256, 88]);
+    }
+
+    #[test]
+    fn the_limit_counts_utf16_units_as_vanilla_does() {
+        // A reply echoing emoji: 163 characters but 293 UTF-16 units, sent as one line before.
+        let text = format!("I didn't get what you meant by \"{}\".", "🙂".repeat(130));
+        let lines = outgoing(&text);
+        assert!(lines.iter().all(|l| utf16_len(l) <= MAX_CHAT_CHARS), "{:?}", lines.iter().map(|l| utf16_len(l)).collect::<Vec<_>>());
+        assert_eq!(lines.concat().matches('🙂').count(), 130, "no emoji lost or cut in half");
+        // One long word of emoji is cut between characters, never inside a surrogate pair.
+        let lines = outgoing(&"🙂".repeat(300));
+        assert_eq!(lines.iter().map(|l| utf16_len(l)).collect::<Vec<_>>(), vec![256, 256, 88]);
+    }
+
+    #[test]
+    fn invisible_and_bidi_characters_never_go_out() {
+        let lines = outgoing("a\u{2066}b\u{061C}c\u{00AD}d\u{180E}e\u{3164}f\u{1b}[2Jg");
+        assert_eq!(lines, vec!["a b c d e f [2Jg".to_string()]);
     }
 
     #[test]

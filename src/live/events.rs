@@ -36,7 +36,7 @@ impl LiveWorld {
                     notices.push(Notice::NotCreative);
                 }
             }
-            ClientEvent::Chat { from, text } => self.hear(from, text),
+            ClientEvent::Chat { from, id, text } => self.hear(from, id, text),
             ClientEvent::BlockChanged { pos, before, after } => {
                 self.log.changes.push(BlockChange { tick: self.tick, pos, before, after, by: Actor::World });
             }
@@ -63,12 +63,22 @@ impl LiveWorld {
     }
 
     /// A chat line from the server: find the speaker, drop our own lines, and let only allowed
-    /// players through.
-    fn hear(&mut self, from: Option<String>, text: String) {
+    /// players through. A server message of the form `<alice> hi` counts as alice's chat only
+    /// when the operator said to believe such lines (`--system-chat`): the first one is reported
+    /// either way, so a server that sends all chat like that is not met with silence.
+    fn hear(&mut self, from: Option<String>, id: Option<String>, text: String) {
         let (speaker, text) = match from {
             Some(name) if !name.is_empty() => (name, text),
             _ => match chat::parse_system(&text) {
-                Some(pair) => pair,
+                Some(pair) if self.access.trust_system_chat => pair,
+                Some((name, _)) => {
+                    if !std::mem::replace(&mut self.warned_system_chat, true) {
+                        tracing::warn!(
+                            "the server sent chat from {name} as a server message (\"<{name}> …\"); such lines are not taken as commands unless craftmate connect is started with --system-chat"
+                        );
+                    }
+                    return;
+                }
                 None => {
                     tracing::debug!("server message: {text}");
                     return;
@@ -78,7 +88,7 @@ impl LiveWorld {
         if speaker.eq_ignore_ascii_case(&self.name) {
             return;
         }
-        let admitted = gate::admit(&mut self.access, &speaker, self.tick);
+        let admitted = gate::admit(&mut self.access, &speaker, id.as_deref(), self.tick);
         self.log.transcript.push(Line { speaker: speaker.clone(), text: text.clone(), refused: admitted != Admitted::Yes });
         match admitted {
             Admitted::Yes => self.log.chats.push(ChatMessage { tick: self.tick, speaker, text }),

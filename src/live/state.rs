@@ -33,6 +33,8 @@ pub struct LiveWorld {
     pub(super) predicted: Predicted,
     pub(super) log: Log,
     pub(super) refusals: Refusals,
+    /// Whether a server message in chat form was already reported as not believed.
+    pub(super) warned_system_chat: bool,
 }
 
 /// The channels to the client thread, and the thread itself.
@@ -153,6 +155,7 @@ impl LiveWorld {
             predicted: Predicted::default(),
             log: Log::default(),
             refusals: Refusals::default(),
+            warned_system_chat: false,
         }
     }
 

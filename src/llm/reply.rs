@@ -108,6 +108,8 @@ pub struct PendingReply {
     receiver: Receiver<Reply>,
     deadline: Instant,
     finished: bool,
+    /// The worker thread: it may go on after the deadline answered for it.
+    worker: Option<std::thread::JoinHandle<()>>,
 }
 
 impl PendingReply {
@@ -156,6 +158,11 @@ impl PendingReply {
     pub fn is_finished(&self) -> bool {
         self.finished
     }
+
+    /// Whether the model is still working on it (also after its deadline has answered).
+    pub fn is_working(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
 }
 
 /// Starts [`reply`] on a worker thread and returns at once; the tick loop polls the result.
@@ -172,11 +179,15 @@ pub fn spawn_reply(
         let reply = reply_detailed(chat.as_ref(), &grounding, &disallowed, &text, limit);
         let _ = sender.send(reply);
     });
-    if let Err(e) = spawned {
-        tracing::warn!("cannot start the LLM reply thread: {e}");
-    }
+    let worker = match spawned {
+        Ok(w) => Some(w),
+        Err(e) => {
+            tracing::warn!("cannot start the LLM reply thread: {e}");
+            None
+        }
+    };
     // A failed spawn drops the sender: the first poll then answers with the fallback.
-    PendingReply { receiver, deadline, finished: false }
+    PendingReply { receiver, deadline, finished: false, worker }
 }
 
 #[cfg(test)]

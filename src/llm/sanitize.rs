@@ -51,49 +51,8 @@ pub fn sanitize(raw: &str, disallowed: &Disallowed) -> Option<String> {
     sanitize_for(raw, "", disallowed).ok()
 }
 
-/// Characters that must not reach chat: C0/C1 controls and invisible Unicode formatting
-/// (zero-width characters, bidi embeddings and overrides, line/paragraph separators, BOM).
-pub fn is_unsafe_char(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00AD}'
-            | '\u{034F}'
-            | '\u{061C}'
-            | '\u{115F}'..='\u{1160}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{3164}'
-            | '\u{FE00}'..='\u{FE0F}'
-            | '\u{FEFF}'
-            | '\u{FFF0}'..='\u{FFFF}'
-            | '\u{E0000}'..='\u{E007F}')
-}
-
-/// Removes `§x` formatting codes and unsafe characters and collapses whitespace to single spaces.
-pub fn clean_line(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len().min(4096));
-    let mut chars = raw.chars();
-    let mut pending_space = false;
-    while let Some(c) = chars.next() {
-        if c == '§' {
-            // The code character that follows goes too (whatever it is: `§` alone is invalid).
-            chars.next();
-            continue;
-        }
-        if c.is_whitespace() || is_unsafe_char(c) {
-            pending_space = true;
-            continue;
-        }
-        if pending_space && !out.is_empty() {
-            out.push(' ');
-        }
-        pending_space = false;
-        out.push(c);
-    }
-    out
-}
+// One cleaning for everything the bot says, the language model's words included.
+pub use crate::safety::text::{clean_line, is_unsafe_char};
 
 /// Drops an echoed speaker prefix: `craftmate: hi` or `Assistant: hi` → `hi`.
 fn strip_speaker<'a>(text: &'a str, bot_name: &str) -> &'a str {

@@ -35,6 +35,8 @@ pub struct Memory {
     pub(crate) lookups: LookupCache,
     /// Moves when a build's plan changes (see [`super::builds`]).
     pub(crate) plans_changed: u64,
+    /// Inside the tick's transaction ([`Memory::begin_tick`]).
+    in_tick: bool,
 }
 
 /// Ticks are u64 in the game and i64 in SQLite; a game never gets near the difference.
@@ -122,7 +124,7 @@ impl Memory {
             conn.busy_timeout(std::time::Duration::from_secs(5))?;
         }
         conn.set_prepared_statement_cache_capacity(128);
-        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default(), plans_changed: 0 })
+        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default(), plans_changed: 0, in_tick: false })
     }
 
     fn create_schema(&mut self) -> Result<()> {
@@ -132,6 +134,31 @@ impl Memory {
             "PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
         ))?;
         tx.commit()?;
+        Ok(())
+    }
+
+    /// Opens the tick's transaction: every write until [`Memory::end_tick`] is committed at
+    /// once — one write to the log a tick, not one (with its syncs) per row. A kill in between
+    /// loses that tick, never half of it; [`Memory::batch`]es inside are savepoints.
+    pub fn begin_tick(&mut self) -> Result<()> {
+        if !self.in_tick && self.conn.is_autocommit() {
+            self.conn.execute_batch("BEGIN")?;
+            self.in_tick = true;
+        }
+        Ok(())
+    }
+
+    /// Commits the tick's transaction (see [`Memory::begin_tick`]). Should the commit fail, the
+    /// tick's writes are rolled back and the next tick starts afresh.
+    pub fn end_tick(&mut self) -> Result<()> {
+        if !std::mem::replace(&mut self.in_tick, false) {
+            return Ok(());
+        }
+        if let Err(e) = self.conn.execute_batch("COMMIT") {
+            self.lookups.clear();
+            let _ = self.conn.execute_batch("ROLLBACK");
+            return Err(e.into());
+        }
         Ok(())
     }
 

@@ -268,3 +268,35 @@ fn a_failed_batch_leaves_nothing_behind() {
     m.record_chat("alice", "two", 2).unwrap();
     assert_eq!(m.recent_chats(10, None).unwrap().len(), 1);
 }
+
+/// A tick's writes land together: another reader of the file sees none of them until the tick
+/// ends, then all of them.
+#[test]
+fn a_ticks_writes_are_committed_together_at_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("m.db");
+    let mut m = Memory::open(&file).unwrap();
+    let other = Memory::open(&file).unwrap();
+    m.begin_tick().unwrap();
+    m.add_location("home", Pos::new(1, 5, 1)).unwrap();
+    m.add_location("base", Pos::new(9, 5, 9)).unwrap();
+    assert!(other.objects_of_kind(MemoryKind::Location).unwrap().is_empty(), "nothing is visible mid-tick");
+    m.end_tick().unwrap();
+    assert_eq!(other.objects_of_kind(MemoryKind::Location).unwrap().len(), 2, "both at once after it");
+    // A batch that fails inside a tick takes back only its own part.
+    m.begin_tick().unwrap();
+    let failed: Result<(), _> = m.batch(|m| {
+        m.add_location("gone", Pos::new(0, 5, 0))?;
+        Err(crate::memory::MemoryError::Invalid("no".into()))
+    });
+    assert!(failed.is_err());
+    m.add_location("kept", Pos::new(2, 5, 2)).unwrap();
+    m.end_tick().unwrap();
+    let names: Vec<String> = other
+        .objects_of_kind(MemoryKind::Location)
+        .unwrap()
+        .into_iter()
+        .flat_map(|o| other.values_of(o.id, "has_name").unwrap())
+        .collect();
+    assert!(names.contains(&"kept".to_string()) && !names.contains(&"gone".to_string()), "{names:?}");
+}

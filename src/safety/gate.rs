@@ -24,8 +24,8 @@ pub const TOO_LONG_REPLY: &str = "That's a lot to take in! Could you say it in a
 
 /// Who may command the bot. A server's allow-list implements it; [`Everyone`] is the default.
 pub trait Admission {
-    /// May `speaker` command the bot?
-    fn allows(&self, speaker: &str) -> bool;
+    /// May `speaker` command the bot? `id` is the player's UUID when the server sent one.
+    fn allows(&self, speaker: &str, id: Option<&str>) -> bool;
     /// What to tell `speaker`, who may not, at tick `tick`; `None` when told recently.
     fn refusal(&mut self, speaker: &str, tick: u64) -> Option<String>;
 }
@@ -35,7 +35,7 @@ pub trait Admission {
 pub struct Everyone;
 
 impl Admission for Everyone {
-    fn allows(&self, _: &str) -> bool {
+    fn allows(&self, _: &str, _: Option<&str>) -> bool {
         true
     }
     fn refusal(&mut self, _: &str, _: u64) -> Option<String> {
@@ -53,8 +53,8 @@ pub enum Admitted {
 }
 
 /// Stage one: may `speaker` command the bot at tick `tick`?
-pub fn admit(who: &mut dyn Admission, speaker: &str, tick: u64) -> Admitted {
-    if who.allows(speaker) { Admitted::Yes } else { Admitted::No(who.refusal(speaker, tick)) }
+pub fn admit(who: &mut dyn Admission, speaker: &str, id: Option<&str>, tick: u64) -> Admitted {
+    if who.allows(speaker, id) { Admitted::Yes } else { Admitted::No(who.refusal(speaker, tick)) }
 }
 
 /// What the gate decided about a line's text.
@@ -82,13 +82,14 @@ impl Default for ChatGate {
 impl ChatGate {
     /// Empty, too long, disallowed words — in that order — or the normalized text.
     pub fn screen(&self, chat: &str) -> Screened {
+        // Characters of what was typed, not of the normalized text: padding counts too. Counted
+        // first, so a huge line is refused before anything copies or reads it.
+        if chat.chars().nth(self.max_chars).is_some() {
+            return Screened::Reply(if is_blank(chat) { EMPTY_REPLY } else { TOO_LONG_REPLY }.into());
+        }
         let text = normalize(chat);
         if text.is_empty() {
             return Screened::Reply(EMPTY_REPLY.into());
-        }
-        // Characters of what was typed, not of the normalized text: padding counts too.
-        if chat.chars().count() > self.max_chars {
-            return Screened::Reply(TOO_LONG_REPLY.into());
         }
         if self.disallowed.contains(&text) {
             return Screened::Reply(refusal(&text));
@@ -147,7 +148,7 @@ mod tests {
     struct Only(&'static str, bool);
 
     impl Admission for Only {
-        fn allows(&self, speaker: &str) -> bool {
+        fn allows(&self, speaker: &str, _: Option<&str>) -> bool {
             speaker == self.0
         }
         fn refusal(&mut self, speaker: &str, _: u64) -> Option<String> {
@@ -158,11 +159,11 @@ mod tests {
 
     #[test]
     fn admission_asks_who_and_passes_on_the_refusal() {
-        assert_eq!(admit(&mut Everyone, "anybody", 0), Admitted::Yes);
+        assert_eq!(admit(&mut Everyone, "anybody", None, 0), Admitted::Yes);
         let mut only = Only("alice", false);
-        assert_eq!(admit(&mut only, "alice", 0), Admitted::Yes);
-        assert_eq!(admit(&mut only, "mallory", 0), Admitted::No(Some("Sorry mallory".into())));
-        assert_eq!(admit(&mut only, "mallory", 1), Admitted::No(None), "told already");
+        assert_eq!(admit(&mut only, "alice", None, 0), Admitted::Yes);
+        assert_eq!(admit(&mut only, "mallory", None, 0), Admitted::No(Some("Sorry mallory".into())));
+        assert_eq!(admit(&mut only, "mallory", None, 1), Admitted::No(None), "told already");
     }
 
     #[test]

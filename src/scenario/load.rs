@@ -15,6 +15,13 @@ use std::path::{Path, PathBuf};
 
 /// The default limit for each `run` step, in ticks.
 pub const DEFAULT_MAX_TICKS: u64 = 6000;
+/// The most ticks a scenario may ask to run at once (`max_ticks`, `run = N`): about 14 hours
+/// of game time, far more than any test needs and few enough to finish.
+pub const MAX_RUN_TICKS: u64 = 1_000_000;
+/// The widest `radius` a step may search (blocks).
+pub const MAX_RADIUS: f64 = 1024.0;
+/// The most blocks a `region` may hold.
+pub const MAX_REGION_BLOCKS: u64 = 10_000_000;
 
 /// A malformed scenario file.
 #[derive(Debug, thiserror::Error)]
@@ -243,7 +250,7 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
         path: path.to_path_buf(),
         name: f.name,
         tags: f.tags,
-        max_ticks: f.max_ticks.unwrap_or(DEFAULT_MAX_TICKS),
+        max_ticks: ticks_at_most(f.max_ticks.unwrap_or(DEFAULT_MAX_TICKS), "max_ticks")?,
         preset,
         seed: f.world.seed.unwrap_or(0),
         agent_name: f.agent.name.unwrap_or_else(|| "craftmate".into()),
@@ -271,6 +278,22 @@ fn only(s: &StepSpec, kind: &str, allowed: &[&str]) -> Result<(), String> {
 
 fn need<T: Clone>(v: &Option<T>, field: &str, kind: &str) -> Result<T, String> {
     v.clone().ok_or_else(|| format!("a {kind} step needs `{field}`"))
+}
+
+fn ticks_at_most(n: u64, field: &str) -> Result<u64, String> {
+    if n > MAX_RUN_TICKS {
+        return Err(format!("field `{field}`: {n} ticks is more than a scenario may run ({MAX_RUN_TICKS})"));
+    }
+    Ok(n)
+}
+
+/// A `radius`: a finite number from 0 to [`MAX_RADIUS`].
+fn radius_of(v: &Option<f64>, kind: &str) -> Result<f64, String> {
+    let r = need(v, "radius", kind)?;
+    if !r.is_finite() || !(0.0..=MAX_RADIUS).contains(&r) {
+        return Err(format!("field `radius`: {r} is not a distance from 0 to {MAX_RADIUS}"));
+    }
+    Ok(r)
 }
 
 fn target_of(name: &str, players: &[&str]) -> Result<Target, String> {
@@ -340,7 +363,7 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
     if let Some(run) = &s.run {
         only(s, "run", &["run"])?;
         return match run {
-            RunSpec::Ticks(n) => Ok(Step::Run(RunUntil::Ticks(*n))),
+            RunSpec::Ticks(n) => Ok(Step::Run(RunUntil::Ticks(ticks_at_most(*n, "run")?))),
             RunSpec::Word(w) if w == "idle" => Ok(Step::Run(RunUntil::Idle)),
             RunSpec::Word(w) => Err(format!("field `run`: {w:?} is neither \"idle\" nor a number of ticks")),
         };
@@ -354,9 +377,13 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
                     if s.radius.is_some() {
                         return Err("field `radius` goes with `near`, not `region`".into());
                     }
-                    Region::Box(BBox::new(Pos::from(r.from), Pos::from(r.to)))
+                    let b = BBox::new(Pos::from(r.from), Pos::from(r.to));
+                    if b.volume() > MAX_REGION_BLOCKS {
+                        return Err(format!("field `region`: a box of {} blocks is more than a step may count ({MAX_REGION_BLOCKS})", b.volume()));
+                    }
+                    Region::Box(b)
                 }
-                (None, Some(n)) => Region::Near { who: target_of(n, players)?, radius: need(&s.radius, "radius", "blocks")? },
+                (None, Some(n)) => Region::Near { who: target_of(n, players)?, radius: radius_of(&s.radius, "blocks")? },
                 _ => return Err("a blocks step needs `region` or `near` (with `radius`), one of them".into()),
             };
             Expect::Blocks { region, what: block_match(s, "blocks")?, op: op_of(s)?, count: need(&s.count, "count", "blocks")? }
@@ -394,7 +421,7 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
                 return Err(format!("field `kind`: unknown mob {k:?}"));
             }
             let near = match &s.near {
-                Some(n) => Some((target_of(n, players)?, need(&s.radius, "radius", "mobs")?)),
+                Some(n) => Some((target_of(n, players)?, radius_of(&s.radius, "mobs")?)),
                 None if s.radius.is_some() => return Err("field `radius` needs `near`".into()),
                 None => None,
             };
@@ -410,11 +437,14 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
 }
 
 /// Every `.toml` file under the given files and directories (directories recursively), sorted.
+/// A folder reached twice (a symbolic link back up the tree, or to a folder already listed) is
+/// listed once: a link loop ends instead of recursing forever.
 pub fn collect_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for input in inputs {
         if input.is_dir() {
-            walk(input, &mut out).map_err(|e| ScenarioError { file: input.clone(), message: format!("cannot list: {e}") })?;
+            walk(input, &mut out, &mut seen).map_err(|e| ScenarioError { file: input.clone(), message: format!("cannot list: {e}") })?;
         } else if input.exists() {
             out.push(input.clone());
         } else {
@@ -424,13 +454,16 @@ pub fn collect_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, ScenarioError> 
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, seen: &mut std::collections::HashSet<PathBuf>) -> std::io::Result<()> {
+    if !seen.insert(std::fs::canonicalize(dir)?) {
+        return Ok(());
+    }
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
     entries.sort_by_key(|e| e.path());
     for e in entries {
         let p = e.path();
         if p.is_dir() {
-            walk(&p, out)?;
+            walk(&p, out, seen)?;
         } else if p.extension().is_some_and(|x| x == "toml") {
             out.push(p);
         }

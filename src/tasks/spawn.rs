@@ -4,6 +4,11 @@ use super::movement::{Move, MoveOptions};
 use super::{Step, Task, TaskContext, TaskKind};
 use crate::world::Pos;
 
+/// Mobs within [`CROWD_RADIUS`] blocks of the spot past which the bot spawns no more, however
+/// many requests add up.
+pub const MAX_MOBS_AROUND: usize = 60;
+pub const CROWD_RADIUS: f64 = 32.0;
+
 pub struct Spawn {
     mob: String,
     at: Pos,
@@ -42,6 +47,11 @@ impl Task for Spawn {
         }
         if !ctx.in_reach(self.at) {
             return Step::Failed(format!("I can't get close enough to {} to spawn anything there", self.at));
+        }
+        let here = self.at.feet();
+        let around = ctx.world.mobs().iter().filter(|m| m.pos.distance(here) <= CROWD_RADIUS).count();
+        if around >= MAX_MOBS_AROUND {
+            return Step::Failed(format!("There are already {around} animals around there; I won't spawn more."));
         }
         if let Err(e) = ctx.world.spawn_mob(&self.mob, self.at.feet()) {
             return Step::Failed(e.to_string());
@@ -83,5 +93,17 @@ mod tests {
         assert_eq!(out, (TaskState::Done, "I spawned 3 cows.".into()));
         assert_eq!(w.mobs().len(), 3);
         assert_eq!(w.agent_pos(), Pos::new(0, 5, 0), "within reach already: no walk");
+    }
+
+    #[test]
+    fn a_crowd_around_the_spot_stops_more_spawning() {
+        let mut w = EmbeddedWorld::flat();
+        for i in 0..MAX_MOBS_AROUND - 2 {
+            w.spawn_mob("pig", crate::world::Vec3::new(5.5 + (i % 10) as f64, 5.0, 5.5 + (i / 10) as f64)).unwrap();
+        }
+        let (state, said) = run_task(&mut w, Spawn::new("cow", Pos::new(2, 5, 0)).times(5), 20);
+        assert_eq!(state, TaskState::Failed);
+        assert!(said.contains("already 60 animals"), "{said}");
+        assert_eq!(w.mobs().len(), MAX_MOBS_AROUND, "two were spawned, then no more");
     }
 }

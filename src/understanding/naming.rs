@@ -1,6 +1,8 @@
 //! Naming lines the parser often misses: "name this tower bob", "let's call the red tower the
-//! lighthouse", "that's the tower of doom". The name is everything after the thing named, so a
-//! name of several words stays whole.
+//! lighthouse", "that's the tower of doom", "remember this place as home". The name is
+//! everything after the thing named, so a name of several words stays whole. (Whether "this"
+//! is a thing or the spot the player stands on is the interpreter's call: "this place", "this
+//! spot" name a place.)
 
 use serde_json::{Value, json};
 
@@ -8,6 +10,7 @@ use crate::logical_form::{LogicalForm, validate_json};
 use crate::world::blocks::canonical_colour;
 
 const POINTING: &[&str] = &["this", "that", "it"];
+const PLACE: &[&str] = &["place", "spot", "location", "point"];
 
 /// The form for a line that names a thing, if it is one.
 pub fn read(text: &str) -> Option<LogicalForm> {
@@ -19,6 +22,12 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     let (filters, name_start) = match (w.get(i), w.get(i + 1)) {
         // "that's the tower of doom", "this is my house"
         (Some(p), Some(&("'s" | "is"))) if POINTING.contains(p) && i == 0 => (json!({"contains_coreference": "yes"}), i + 2),
+        // "remember this place as home", "mark this spot as base", "save this location as camp"
+        (Some(&("remember" | "mark" | "save" | "call" | "name")), Some(p))
+            if POINTING.contains(p) && w.get(i + 2).is_some_and(|x| PLACE.contains(x)) =>
+        {
+            (json!({"contains_coreference": "yes"}), i + 3)
+        }
         (Some(&("call" | "name")), Some(p)) if POINTING.contains(p) => {
             // "name this tower bob": a shape word after "this" is the thing, not the name.
             let skip = usize::from(w.len() > i + 3 && crate::schematics::is_known_shape(w[i + 2]));
@@ -80,5 +89,13 @@ mod tests {
         assert_eq!(tag("that 's what i want and then some"), None);
         assert_eq!(tag("call me later"), None);
         assert_eq!(tag("that is my house"), None);
+    }
+
+    #[test]
+    fn a_place_is_named_by_the_words_after_it() {
+        assert_eq!(tag("remember this place as home").as_deref(), Some("home"));
+        assert_eq!(tag("mark this spot as the base").as_deref(), Some("base"));
+        assert_eq!(tag("call this spot home").as_deref(), Some("home"));
+        assert_eq!(tag("remember this"), None);
     }
 }

@@ -18,11 +18,11 @@ impl Pos {
     }
 
     pub fn up(self, n: i32) -> Self {
-        Pos::new(self.x, self.y + n, self.z)
+        Pos::new(self.x, self.y.saturating_add(n), self.z)
     }
 
     pub fn down(self, n: i32) -> Self {
-        Pos::new(self.x, self.y - n, self.z)
+        Pos::new(self.x, self.y.saturating_sub(n), self.z)
     }
 
     /// The centre of the block, as an entity position.
@@ -72,17 +72,19 @@ impl Pos {
     }
 }
 
+// Saturating: at the edge of the coordinate range a neighbour or a box around a position stays
+// at the edge instead of wrapping to the far side of the world (and a box never turns inside out).
 impl Add for Pos {
     type Output = Pos;
     fn add(self, o: Pos) -> Pos {
-        Pos::new(self.x + o.x, self.y + o.y, self.z + o.z)
+        Pos::new(self.x.saturating_add(o.x), self.y.saturating_add(o.y), self.z.saturating_add(o.z))
     }
 }
 
 impl Sub for Pos {
     type Output = Pos;
     fn sub(self, o: Pos) -> Pos {
-        Pos::new(self.x - o.x, self.y - o.y, self.z - o.z)
+        Pos::new(self.x.saturating_sub(o.x), self.y.saturating_sub(o.y), self.z.saturating_sub(o.z))
     }
 }
 
@@ -148,19 +150,24 @@ impl BBox {
             && (self.min.z..=self.max.z).contains(&p.z)
     }
 
-    /// Number of blocks in the box.
+    /// Number of blocks in the box, exact for any box of `i32` corners (saturating at
+    /// `u64::MAX`, which only a box wider than 2⁶⁴ blocks in all could reach).
     pub fn volume(&self) -> u64 {
-        let s = self.size();
-        s[0] as u64 * s[1] as u64 * s[2] as u64
+        let [x, y, z] = self.extent();
+        x.saturating_mul(y).saturating_mul(z)
     }
 
-    /// Extent along x, y, z in blocks.
+    /// Extent along x, y, z in blocks, without overflow: a box from `i32::MIN` to `i32::MAX` is
+    /// 2³² blocks long.
+    pub fn extent(&self) -> [u64; 3] {
+        let e = |lo: i32, hi: i32| (hi as i64 - lo as i64 + 1).max(0) as u64;
+        [e(self.min.x, self.max.x), e(self.min.y, self.max.y), e(self.min.z, self.max.z)]
+    }
+
+    /// Extent along x, y, z in blocks (at most `i32::MAX`: see [`BBox::extent`] for the exact
+    /// figure of a box wider than that).
     pub fn size(&self) -> [i32; 3] {
-        [
-            self.max.x - self.min.x + 1,
-            self.max.y - self.min.y + 1,
-            self.max.z - self.min.z + 1,
-        ]
+        self.extent().map(|e| e.min(i32::MAX as u64) as i32)
     }
 
     /// The smallest box holding both.
@@ -183,6 +190,19 @@ impl BBox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_world_wide_box_is_measured_without_overflow() {
+        let b = BBox::new(Pos::new(i32::MIN, 5, 0), Pos::new(i32::MAX, 5, 0));
+        assert_eq!(b.extent(), [1 << 32, 1, 1]);
+        assert_eq!(b.volume(), 1 << 32, "not 0, as a wrapped size once said");
+        assert_eq!(b.size(), [i32::MAX, 1, 1]);
+        let all = BBox::new(Pos::new(i32::MIN, i32::MIN, i32::MIN), Pos::new(i32::MAX, i32::MAX, i32::MAX));
+        assert_eq!(all.volume(), u64::MAX, "saturates");
+        // A box around the edge of the world stays small.
+        let edge = BBox::around(Pos::new(i32::MAX, 0, i32::MIN), 8);
+        assert_eq!(edge.volume(), 9 * 17 * 9);
+    }
 
     #[test]
     fn box_corners_in_any_order() {

@@ -253,4 +253,23 @@ mod tests {
         assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
         assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");
     }
+
+    #[test]
+    fn a_new_build_keeps_clear_of_one_still_going_up() {
+        let mut w = EmbeddedWorld::flat();
+        w.add_player("alice", Vec3::new(0.5, 5.0, 0.5), Look::new(0.0, 0.0));
+        let mut memory = Memory::in_memory().unwrap();
+        // A red cube is planned at x 4..6 but only its first block is up.
+        let red = Block::from_name("red_wool").unwrap();
+        let plan: Vec<(Pos, Block)> = BBox::new(Pos::new(4, 5, 4), Pos::new(6, 7, 6)).iter().map(|p| (p, red)).collect();
+        let made = crate::memory::Made { name: "cube".into(), colour: Some("red".into()), block_type: None, speaker: "alice".into() };
+        memory.reserve_build(&made, &plan).unwrap();
+        w.set_block_by(Pos::new(4, 5, 4), red, Actor::Agent);
+        let turn = Turn::new("alice", "build a blue cube there", &w, &mut memory);
+        let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("blue_wool").unwrap())));
+        let target = Target { pos: Pos::new(6, 5, 6), anchor: None, step: None, steps: None, near: false, exact: false, inside: false };
+        let blocks = place(&turn, &cube, &target);
+        let overlap: Vec<_> = blocks.iter().filter(|(p, _)| plan.iter().any(|(q, _)| q == p)).collect();
+        assert!(overlap.is_empty(), "the blue cube cuts into the red one's plan: {overlap:?}");
+    }
 }

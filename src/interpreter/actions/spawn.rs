@@ -1,5 +1,7 @@
 //! SPAWN: "spawn a pig", "spawn 3 cows over there". The mob's kind is read from the player's words
-//! ("pigs", "a fluffy sheep"), the count from a number, at most 20 at a time.
+//! ("pigs", "a fluffy sheep"), the count from a number. One command spawns at most
+//! [`MAX_PER_COMMAND`], repeats included ("spawn 3 pigs 10 times" is 30): more is refused in
+//! words, never cut down in silence, and never repeated forever.
 
 use crate::interpreter::location::{self, Purpose};
 use crate::interpreter::recipe::Recipe;
@@ -44,6 +46,9 @@ fn mob_kind(words: &[String]) -> Option<String> {
     [last.clone(), last.trim_end_matches('s').to_string()].into_iter().find(|c| MOB_KINDS.contains(&c.as_str()))
 }
 
+/// The most mobs one command may spawn, repeats included.
+pub const MAX_PER_COMMAND: u64 = 20;
+
 pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I spawn?"))?;
     let name_words: Vec<String> = r
@@ -75,7 +80,19 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
             if said("some") || said("several") || said("few") { Some(3) } else if said("couple") || plural { Some(2) } else { None }
         })
         .unwrap_or(1)
-        .clamp(1, 20) as u32;
+        .max(1) as u64;
+    let total = match &times {
+        Times::Count(n) => count.saturating_mul(*n as u64),
+        Times::Forever | Times::Until(_) => {
+            return Err(Problem::say(format!("I won't spawn animals without end; ask for up to {MAX_PER_COMMAND}.")));
+        }
+    };
+    if total > MAX_PER_COMMAND {
+        return Err(Problem::say(format!(
+            "That's {total} animals; I spawn at most {MAX_PER_COMMAND} for one request. Ask for {MAX_PER_COMMAND} or fewer."
+        )));
+    }
+    let count = count as u32;
     let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
     let at = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
     let label = if count == 1 { format!("a {mob}") } else { format!("{count} {}", crate::interpreter::describe::plural(&mob.replace('_', " "))) };

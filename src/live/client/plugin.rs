@@ -125,7 +125,8 @@ pub(super) fn capture_world(
             ChatPacket::System(p) => (None, p.content.to_string()),
             other => other.split_sender_and_content(),
         };
-        let _ = link.events.send(ClientEvent::Chat { from, text });
+        let id = ev.packet.sender_uuid().map(|u| u.to_string());
+        let _ = link.events.send(ClientEvent::Chat { from, id, text });
     }
 }
 

@@ -1,0 +1,187 @@
+//! Small talk the language model is working on, so that a player cannot make it work on many
+//! lines at once: at most one request per player is with the model; a line that comes while
+//! one is being answered waits, and a newer line replaces the one waiting (the player moved
+//! on). Answers are polled from the tick loop and never block it.
+
+use crate::llm::{Chat, Grounding, PendingReply, spawn_reply};
+use crate::safety::disallowed::Disallowed;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One line for the model, with what it needs to answer.
+pub struct Job {
+    pub chat: Arc<dyn Chat>,
+    pub grounding: Grounding,
+    pub disallowed: Disallowed,
+    pub text: String,
+    pub limit: Duration,
+}
+
+impl Job {
+    fn start(self) -> PendingReply {
+        spawn_reply(self.chat, self.grounding, self.disallowed, self.text, self.limit)
+    }
+}
+
+#[derive(Default)]
+pub struct Thinking {
+    /// Replies asked for, by speaker (kept until answered and the model is done with them).
+    running: Vec<(String, PendingReply)>,
+    /// The line waiting for each speaker whose request is still with the model.
+    waiting: Vec<(String, Job)>,
+}
+
+impl Thinking {
+    /// Asks the model to answer `speaker`'s line now, or as soon as their last request is done.
+    pub fn ask(&mut self, speaker: &str, job: Job) {
+        if self.busy(speaker) {
+            self.waiting.retain(|(s, _)| s != speaker);
+            self.waiting.push((speaker.to_string(), job));
+        } else {
+            self.running.push((speaker.to_string(), job.start()));
+        }
+    }
+
+    /// A request of `speaker`'s is unanswered, or the model is still working on one (its
+    /// deadline may have answered for it).
+    fn busy(&self, speaker: &str) -> bool {
+        self.running.iter().any(|(s, p)| s == speaker && (!p.is_finished() || p.is_working()))
+    }
+
+    /// Answers that are ready (or past their limit: a polite line); waiting lines start when
+    /// their speaker's last request is done.
+    pub fn poll(&mut self) -> Vec<String> {
+        let lines: Vec<String> = self.running.iter_mut().filter_map(|(_, p)| p.poll()).collect();
+        self.running.retain(|(_, p)| !p.is_finished() || p.is_working());
+        let waiting = std::mem::take(&mut self.waiting);
+        for (speaker, job) in waiting {
+            self.ask(&speaker, job);
+        }
+        lines
+    }
+
+    /// An answer is still to come.
+    pub fn is_thinking(&self) -> bool {
+        self.running.iter().any(|(_, p)| !p.is_finished()) || !self.waiting.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialogue::context::Context;
+    use crate::dialogue::manager::DialogueManager;
+    use crate::memory::Memory;
+    use crate::tasks::TaskStack;
+    use crate::llm::{Chat, ChatRequest, Completion, LlmError};
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Look, Vec3};
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+
+    /// A fake model that records the prompt and answers with a line that tries to run a command.
+    struct Fake(Mutex<Vec<String>>);
+
+    impl Chat for Fake {
+        fn describe(&self) -> String {
+            "fake".into()
+        }
+        fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
+            let prompt: Vec<String> = request.messages.iter().map(|m| m.content.clone()).collect();
+            self.0.lock().unwrap().push(prompt.join("\n"));
+            Ok(Completion {
+                text: "/op everyone \u{a7}cI like building towers!".into(),
+                prompt_tokens: None,
+                generated_tokens: None,
+                prompt_time: None,
+                generation_time: Duration::from_millis(1),
+                truncated: false,
+            })
+        }
+    }
+
+    #[test]
+    fn small_talk_goes_to_the_model_without_blocking_and_comes_back_safe() {
+        let fake = Arc::new(Fake(Mutex::new(Vec::new())));
+        let mut dm = DialogueManager::new(None);
+        dm.llm = Some((fake.clone() as Arc<dyn Chat>, Duration::from_secs(5)));
+        let mut world = EmbeddedWorld::flat();
+        world.add_player("alice", Vec3::new(3.5, 5.0, 0.5), Look::default());
+        let mut memory = Memory::in_memory().unwrap();
+        let mut tasks = TaskStack::default();
+        // Not a known command and no parser: small talk, answered later, not now.
+        let now = dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), "what do you like to build");
+        assert!(now.is_empty(), "{now:?}");
+        assert!(dm.is_thinking());
+        let mut said = Vec::new();
+        for t in 0..200 {
+            said.extend(dm.tick(t));
+            if !dm.is_thinking() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(!said[0].starts_with('/') && !said[0].contains('\u{a7}'), "sanitised: {:?}", said[0]);
+        assert!(said[0].contains("I like building towers"));
+        let prompt = fake.0.lock().unwrap()[0].clone();
+        assert!(prompt.contains("alice"), "grounded in who is here: {prompt}");
+        // Commands never reach the model.
+        let r = dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), "come here");
+        assert!(r.iter().any(|l| l.contains("coming")), "{r:?}");
+        assert!(!dm.is_thinking());
+    }
+
+
+    /// A slow model that counts how many requests it works on at once.
+    #[derive(Default)]
+    struct Slow {
+        now: std::sync::atomic::AtomicUsize,
+        most: std::sync::atomic::AtomicUsize,
+        asked: Mutex<Vec<String>>,
+    }
+
+    impl Chat for Slow {
+        fn describe(&self) -> String {
+            "slow".into()
+        }
+        fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
+            use std::sync::atomic::Ordering::SeqCst;
+            let n = self.now.fetch_add(1, SeqCst) + 1;
+            self.most.fetch_max(n, SeqCst);
+            let line = request.messages.last().map(|m| m.content.clone()).unwrap_or_default();
+            self.asked.lock().unwrap().push(line.clone());
+            std::thread::sleep(Duration::from_millis(150));
+            self.now.fetch_sub(1, SeqCst);
+            Ok(Completion { text: format!("About {line}: nice."), prompt_tokens: None, generated_tokens: None, prompt_time: None, generation_time: Duration::from_millis(150), truncated: false })
+        }
+    }
+
+    #[test]
+    fn one_request_per_player_at_a_time_and_the_newest_line_waits() {
+        let slow = Arc::new(Slow::default());
+        let mut thinking = Thinking::default();
+        let job = |text: &str| Job {
+            chat: slow.clone() as Arc<dyn Chat>,
+            grounding: Grounding::default(),
+            disallowed: Disallowed::default(),
+            text: text.to_string(),
+            limit: Duration::from_secs(5),
+        };
+        for i in 0..40 {
+            thinking.ask("alice", job(&format!("line {i}")));
+        }
+        thinking.ask("bob", job("hello from bob"));
+        let mut said = Vec::new();
+        let start = std::time::Instant::now();
+        while thinking.is_thinking() && start.elapsed() < Duration::from_secs(10) {
+            said.extend(thinking.poll());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(slow.most.load(std::sync::atomic::Ordering::SeqCst), 2, "one for alice and one for bob at most");
+        let asked = slow.asked.lock().unwrap().clone();
+        assert_eq!(asked.len(), 3, "alice's first line, her newest, and bob's: {asked:?}");
+        assert!(asked.iter().any(|l| l.contains("line 0")) && asked.iter().any(|l| l.contains("line 39")), "{asked:?}");
+        assert_eq!(said.len(), 3, "{said:?}");
+    }
+}
