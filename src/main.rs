@@ -28,7 +28,8 @@ enum Command {
     Bench {
         #[arg(value_enum)]
         area: cli::bench::Area,
-        /// Model directory for `bench parser` (default: the model shipped in the binary).
+        /// Model directory for `bench parser` (default: the model shipped in the binary); the
+        /// GGUF file for `bench llm`.
         #[arg(long)]
         model: Option<PathBuf>,
     },
@@ -120,7 +121,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match command {
         Command::Play(args) => cli::play::run(&args),
         Command::Bench { area, model } => {
-            let one_core = matches!(area, cli::bench::Area::Parser | cli::bench::Area::Training);
+            let one_core = matches!(area, cli::bench::Area::Parser | cli::bench::Area::Training | cli::bench::Area::Llm);
             if one_core && std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // One core, as the latency target says and as training runs; candle and gemm
                 // read this at first use.

@@ -535,3 +535,21 @@ fn cli_chat_prints_the_safe_reply() {
     assert_eq!(code, 0);
     assert!(!out.trim().is_empty() && err.contains("no LLM configured"), "{out} {err}");
 }
+
+/// The same model kept packed (as a bigger one would be) answers too, and the default unpacks a
+/// model this small.
+#[test]
+fn gguf_packed_and_unpacked_weights_both_answer_or_skipped() {
+    let Some(unpacked) = smollm("gguf_packed_and_unpacked_weights_both_answer_or_skipped") else { return };
+    assert!(unpacked.info().unpacked, "a 135M model is unpacked by default");
+    assert!(unpacked.describe().contains("weights unpacked"));
+    let path = test_gguf("gguf_packed_and_unpacked_weights_both_answer_or_skipped").expect("the test model");
+    let packed = GgufChat::load(GgufOptions { max_tokens: 8, temperature: 0.0, unpack_up_to: 0, ..GgufOptions::new(path) }).expect("loads");
+    assert!(!packed.info().unpacked);
+    for model in [unpacked, &packed] {
+        let r = llm::reply_detailed(model, &grounding(), &disallowed(), "what do you like to build?", Duration::from_secs(60));
+        assert!(matches!(r.outcome, Outcome::Answered | Outcome::Disallowed(_)), "{}: {:?}", model.describe(), r.outcome);
+        let c = r.completion.as_ref().expect("a completion");
+        assert!(c.prompt_tokens.unwrap_or(0) > 50, "the grounded prompt was read");
+    }
+}

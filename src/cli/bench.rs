@@ -13,6 +13,9 @@ pub enum Area {
     Tasks,
     /// Parse latency on one thread, stage by stage (word features, encoder, greedy and beam).
     Parser,
+    /// Small talk with an in-process GGUF model on one thread (`--model FILE.gguf`): prompt
+    /// reading, first token and whole reply, weights packed and unpacked.
+    Llm,
     /// The web view: the delay from a block change to a page, tick time with and without a
     /// page, bytes to an idle page.
     Web,
@@ -32,6 +35,14 @@ pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCo
         Area::Parser => {
             let mut parser = super::load_parser(model, None)?;
             craftmate::bench::parser::run(&mut parser, 10)
+        }
+        Area::Llm => {
+            let Some(model) = model else {
+                anyhow::bail!("bench llm needs --model FILE.gguf (e.g. SmolLM2-135M-Instruct.Q4_1.gguf)");
+            };
+            // SAFETY: set before candle starts any thread.
+            unsafe { craftmate::llm::gguf::init_cpu_threads(Some(1)) };
+            craftmate::bench::llm::run(model)?
         }
         Area::Web => {
             let model = model.map(std::path::Path::to_path_buf);

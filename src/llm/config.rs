@@ -69,6 +69,10 @@ pub struct LlmConfig {
     /// gguf: CPU threads (default: half the cores, at most 4); see [`super::gguf::init_cpu_threads`].
     #[serde(default)]
     pub threads: Option<usize>,
+    /// gguf: unpack the weights to f32 when they take at most this many MiB (default 768; 0
+    /// keeps them packed): prompts are read about nine times faster, for four bytes a weight.
+    #[serde(default)]
+    pub unpack_mb: Option<u64>,
 }
 
 fn default_timeout_ms() -> u64 {
@@ -119,6 +123,7 @@ impl LlmConfig {
             temperature: default_temperature(),
             seed: default_seed(),
             threads: None,
+            unpack_mb: None,
         }
     }
 
@@ -252,6 +257,7 @@ pub fn backend(config: &LlmConfig) -> Result<Box<dyn Chat>, LlmError> {
                 max_tokens: config.max_tokens,
                 temperature: config.temperature,
                 seed: config.seed,
+                unpack_up_to: config.unpack_mb.map_or(super::gguf::UNPACK_UP_TO, |mb| mb.saturating_mul(1 << 20)),
                 ..GgufOptions::new(config.gguf_path.clone().unwrap_or_default())
             };
             Ok(Box::new(GgufChat::load(options)?))

@@ -10,6 +10,12 @@
 //! piles up work. When time runs out mid-answer, the complete sentences so far are the answer (none:
 //! [`LlmError::Timeout`]). Sampling is greedy at temperature 0, else temperature sampling with a seed, with a
 //! mild repeat penalty; generation stops at the end-of-turn token or after `max_tokens`.
+//!
+//! A small model's weights are unpacked from their quantized blocks when it loads (see
+//! [`GgufOptions::unpack_up_to`]): candle multiplies plain f32 weights with blocked matrix
+//! products, which read a whole prompt at once about nine times faster on one core than its
+//! quantized kernels, which go one row at a time (SmolLM2-135M: 204 prompt tokens in 0.6 s
+//! instead of 5.6 s). The price is memory — four bytes a weight — so bigger models stay packed.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -36,14 +42,19 @@ pub struct GgufOptions {
     pub seed: u64,
     /// Penalty for repeating one of the last [`REPEAT_WINDOW`] tokens (1.0 is none).
     pub repeat_penalty: f32,
+    /// Unpack the weights to f32 when that takes at most this many bytes (0: never).
+    pub unpack_up_to: u64,
 }
+
+/// The default [`GgufOptions::unpack_up_to`]: 768 MiB, room for models up to about 200M weights.
+pub const UNPACK_UP_TO: u64 = 768 << 20;
 
 /// How many recent tokens the repeat penalty looks at.
 pub const REPEAT_WINDOW: usize = 64;
 
 impl GgufOptions {
     pub fn new(path: impl Into<PathBuf>) -> GgufOptions {
-        GgufOptions { path: path.into(), max_tokens: 80, temperature: 0.3, seed: 42, repeat_penalty: 1.1 }
+        GgufOptions { path: path.into(), max_tokens: 80, temperature: 0.3, seed: 42, repeat_penalty: 1.1, unpack_up_to: UNPACK_UP_TO }
     }
 }
 
@@ -99,6 +110,44 @@ impl Weights {
     }
 }
 
+/// The model's weights from `content`, and its context length.
+fn build<R: std::io::Read + std::io::Seek>(
+    architecture: &str,
+    content: gguf_file::Content,
+    reader: &mut R,
+    device: &Device,
+    file_context: usize,
+) -> Result<(Weights, usize), LlmError> {
+    Ok(match architecture {
+        "llama" => {
+            let w = quantized_llama::ModelWeights::from_gguf(content, reader, device)?;
+            // candle's llama precomputes rotary tables for MAX_SEQ_LEN positions.
+            (Weights::Llama(w), file_context.min(quantized_llama::MAX_SEQ_LEN))
+        }
+        "qwen2" => (Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(content, reader, device)?), file_context),
+        _ => (Weights::Qwen3(quantized_qwen3::ModelWeights::from_gguf(content, reader, device)?), file_context),
+    })
+}
+
+/// The file's tensors unpacked from their quantized blocks and stored as f16, in memory, with a
+/// table of contents pointing into it. candle turns f16 weights into plain f32 matrices when the
+/// model is built from it (half the transient memory of storing f32 here).
+fn unpacked_f16(content: gguf_file::Content, file: &mut File) -> Result<(gguf_file::Content, std::io::Cursor<Vec<u8>>), LlmError> {
+    use candle_core::quantized::{GgmlDType, QTensor};
+    let mut data: Vec<u8> = Vec::new();
+    let mut infos = std::collections::HashMap::new();
+    for (name, info) in &content.tensor_infos {
+        let packed = info.read(file, content.tensor_data_offset, &Device::Cpu)?;
+        let values = packed.dequantize(&Device::Cpu)?;
+        let half = QTensor::quantize(&values, GgmlDType::F16)?;
+        let offset = data.len() as u64;
+        data.extend_from_slice(&half.data()?);
+        infos.insert(name.clone(), gguf_file::TensorInfo { ggml_dtype: GgmlDType::F16, shape: info.shape.clone(), offset });
+    }
+    let unpacked = gguf_file::Content { magic: content.magic, metadata: content.metadata, tensor_infos: infos, tensor_data_offset: 0 };
+    Ok((unpacked, std::io::Cursor::new(data)))
+}
+
 /// What the file says about the model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelInfo {
@@ -107,6 +156,8 @@ pub struct ModelInfo {
     /// The longest prompt plus answer, in tokens.
     pub context_length: usize,
     pub load_time: Duration,
+    /// The weights were unpacked to f32 (fast prompts, more memory).
+    pub unpacked: bool,
 }
 
 /// A loaded model, its tokenizer and settings: everything the worker needs.
@@ -150,25 +201,18 @@ impl GgufChat {
         let get_len = |k: &str| content.metadata.get(k).and_then(|v| v.to_u32().ok()).map(|v| v as usize);
         let file_context = get_len(&format!("{architecture}.context_length")).unwrap_or(2048);
         let device = Device::Cpu;
-        let (weights, context_length) = match architecture.as_str() {
-            "llama" => {
-                let w = quantized_llama::ModelWeights::from_gguf(content, &mut file, &device)?;
-                // candle's llama precomputes rotary tables for MAX_SEQ_LEN positions.
-                (Weights::Llama(w), file_context.min(quantized_llama::MAX_SEQ_LEN))
-            }
-            "qwen2" => {
-                (Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(content, &mut file, &device)?), file_context)
-            }
-            "qwen3" => {
-                (Weights::Qwen3(quantized_qwen3::ModelWeights::from_gguf(content, &mut file, &device)?), file_context)
-            }
-            other => {
-                return Err(file_error(format!(
-                    "architecture {other:?} is not supported (llama, qwen2 and qwen3 are)"
-                )));
-            }
+        if !matches!(architecture.as_str(), "llama" | "qwen2" | "qwen3") {
+            return Err(file_error(format!("architecture {architecture:?} is not supported (llama, qwen2 and qwen3 are)")));
+        }
+        let weights_count: u64 = content.tensor_infos.values().map(|t| t.shape.elem_count() as u64).sum();
+        let unpacked = weights_count.saturating_mul(4) <= options.unpack_up_to;
+        let (weights, context_length) = if unpacked {
+            let (content, mut reader) = unpacked_f16(content, &mut file)?;
+            build(&architecture, content, &mut reader, &device, file_context)?
+        } else {
+            build(&architecture, content, &mut file, &device, file_context)?
         };
-        let info = ModelInfo { architecture, name, context_length, load_time: start.elapsed() };
+        let info = ModelInfo { architecture, name, context_length, load_time: start.elapsed(), unpacked };
         let max_tokens = options.max_tokens;
         let model = Model { weights, tokenizer: tokenizer.clone(), options, context_length, device };
         let (sender, receiver) = mpsc::channel();
@@ -196,7 +240,8 @@ impl GgufChat {
 impl Chat for GgufChat {
     fn describe(&self) -> String {
         let name = self.info.name.as_deref().unwrap_or("model");
-        format!("gguf {name} ({})", self.info.architecture)
+        let weights = if self.info.unpacked { "weights unpacked" } else { "weights packed" };
+        format!("gguf {name} ({}, {weights})", self.info.architecture)
     }
 
     fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
