@@ -213,3 +213,91 @@ fn a_kill_mid_build_loses_nothing_committed_and_the_file_opens() {
     }
     assert!(cut_off > 0, "at least one kill came mid-build");
 }
+
+/// Issue #36: `kill -9` at 100 moments (a fixed pseudo-random sequence) of a round: start, walk
+/// to a new spot, build a cube, name it. Half come at any moment of the round; half once the
+/// build has begun.
+/// Every restart opens the file, and every name the bot said it took before a kill (the reply
+/// is printed only after the tick's transaction is committed) is still known after all of them.
+#[test]
+fn a_hundred_kills_at_random_moments_lose_nothing_committed() {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let name = |i: u64| format!("blob{}{}", (b'a' + (i / 26) as u8) as char, (b'a' + (i % 26) as u8) as char);
+    // The newest build whose plan is in the file: a newer one after a kill means the kill came
+    // mid-build. (Opened read-write, as the bot opens it: after a kill only a writer may
+    // recover the log.)
+    let unfinished = || {
+        rusqlite::Connection::open(&db)
+            .and_then(|c| c.query_row("SELECT COALESCE(MAX(object_id), 0) FROM plans", [], |r| r.get::<_, i64>(0)))
+            .unwrap_or(0)
+    };
+    let mut committed: Vec<String> = Vec::new();
+    let mut mid_build = 0;
+    for round in 0..100u64 {
+        let before = unfinished();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+            .args(["play", "--name", "alice", "--memory", db.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let wanted = name(round);
+        // Each round at a spot of its own, 100 spots 9 blocks apart around the start.
+        let (x, z) = ((round % 10) as i32 * 9 - 40, (round / 10) as i32 * 9 - 40);
+        let start = Instant::now();
+        let _ = stdin.write_all(format!("/tp {x} 5 {z}\nno\nbuild a red cube\ncall that {wanted}\n").as_bytes());
+        let delay = if round % 2 == 0 {
+            // Any moment from the start of the process to well into the build and the rename.
+            Duration::from_millis(next() % 2500)
+        } else {
+            // A moment once the build has begun (its plan is in the file).
+            while unfinished() <= before && start.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            start.elapsed() + Duration::from_millis(next() % 300)
+        };
+        let mut lines = Vec::new();
+        while start.elapsed() < delay {
+            if let Ok(l) = rx.recv_timeout(Duration::from_millis(5)) {
+                lines.push(l);
+            }
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        reader.join().unwrap();
+        lines.extend(rx.try_iter());
+        if round > 0 && !lines.is_empty() {
+            assert!(lines[0].contains("the world kept from last time"), "round {round}: the file did not open: {lines:?}");
+        }
+        if lines.iter().any(|l| l.contains(&format!("is {wanted}."))) {
+            committed.push(wanted);
+        } else if unfinished() > before {
+            mid_build += 1;
+        }
+    }
+    let lines = play_with(&["play", "--name", "alice", "--memory", db.to_str().unwrap()], "no\n/memory\n");
+    assert!(lines[0].contains("the world kept from last time"), "{lines:?}");
+    let memory = lines.join("\n");
+    let lost: Vec<&String> = committed.iter().filter(|n| !memory.contains(n.as_str())).collect();
+    assert!(lost.is_empty(), "names said before a kill but lost: {lost:?}\n{memory}");
+    assert!(committed.len() >= 10 && mid_build >= 10, "kills came both after renames ({}) and mid-build ({mid_build})", committed.len());
+    eprintln!("100 kills: {} after a rename was committed, {mid_build} mid-build; every restart opened, nothing committed lost", committed.len());
+}
