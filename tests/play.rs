@@ -157,16 +157,21 @@ fn a_restart_with_memory_keeps_the_world_the_names_and_the_history() {
     assert!(lines.iter().any(|l| l.starts_with("* #") && l.contains("red wall")), "{lines:?}");
 }
 
-/// Kills `play` at `delay` into a big build that follows a named cube, then restarts it.
-fn killed_mid_build(dir: &std::path::Path, delay: std::time::Duration) -> Vec<String> {
-    use std::io::{BufRead, BufReader};
-    let db = dir.join("bot.db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+/// `play` as alice on the memory file `db`, its stdin and stdout piped.
+fn play_on(db: &std::path::Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_craftmate"))
         .args(["play", "--name", "alice", "--memory", db.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Kills `play` at `delay` into a big build that follows a named cube, then restarts it.
+fn killed_mid_build(dir: &std::path::Path, delay: std::time::Duration) -> Vec<String> {
+    use std::io::{BufRead, BufReader};
+    let db = dir.join("bot.db");
+    let mut child = play_on(&db);
     let mut stdin = child.stdin.take().unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     stdin.write_all(b"build an orange cube\ncall this the pumpkin box\n").unwrap();
@@ -245,12 +250,7 @@ fn a_hundred_kills_at_random_moments_lose_nothing_committed() {
     let mut mid_build = 0;
     for round in 0..100u64 {
         let before = unfinished();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
-            .args(["play", "--name", "alice", "--memory", db.to_str().unwrap()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = play_on(&db);
         let mut stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = std::sync::mpsc::channel();

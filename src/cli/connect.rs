@@ -16,7 +16,7 @@ use craftmate::live::reconnect::Backoff;
 use craftmate::live::{LiveConfig, LiveWorld, Notice};
 use craftmate::memory::Memory;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -71,7 +71,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         None => Access::everyone(),
     };
     access.trust_system_chat = args.system_chat;
-    let llm = load_llm(args.config.as_deref())?;
+    let llm = super::load_llm(args.config.as_deref())?;
     let memory = match &args.memory {
         Some(p) => Memory::open(p).map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", p.display()))?,
         None => Memory::in_memory()?,
@@ -186,21 +186,4 @@ fn console(web: &mut craftmate::web::Watcher, world: &mut LiveWorld, bot: &mut A
             PageInput::Resume => web.note(&bot.control(Control::Resume)),
         }
     }
-}
-
-/// The optional language model for small talk: --config FILE, else ./craftmate.toml if present.
-fn load_llm(config: Option<&Path>) -> anyhow::Result<Option<(std::sync::Arc<dyn craftmate::llm::Chat>, Duration)>> {
-    let cfg = match config {
-        Some(p) => craftmate::llm::LlmConfig::load_optional(p)?,
-        None if Path::new("craftmate.toml").exists() => craftmate::llm::LlmConfig::load_optional("craftmate.toml")?,
-        None => None,
-    };
-    Ok(match cfg {
-        Some(cfg) => {
-            let chat: std::sync::Arc<dyn craftmate::llm::Chat> = std::sync::Arc::from(craftmate::llm::backend(&cfg)?);
-            eprintln!("small talk goes to {}", chat.describe());
-            Some((chat, cfg.timeout()))
-        }
-        None => None,
-    })
 }

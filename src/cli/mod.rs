@@ -86,3 +86,20 @@ pub fn end_quietly_on_closed_pipe() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+/// The optional language model for small talk: --config FILE, else ./craftmate.toml if present.
+pub fn load_llm(config: Option<&std::path::Path>) -> anyhow::Result<Option<(std::sync::Arc<dyn craftmate::llm::Chat>, std::time::Duration)>> {
+    let cfg = match config {
+        Some(p) => craftmate::llm::LlmConfig::load_optional(p)?,
+        None if std::path::Path::new("craftmate.toml").exists() => craftmate::llm::LlmConfig::load_optional("craftmate.toml")?,
+        None => None,
+    };
+    Ok(match cfg {
+        Some(cfg) => {
+            let chat: std::sync::Arc<dyn craftmate::llm::Chat> = std::sync::Arc::from(craftmate::llm::backend(&cfg)?);
+            eprintln!("small talk goes to {}", chat.describe());
+            Some((chat, cfg.timeout()))
+        }
+        None => None,
+    })
+}

@@ -45,22 +45,7 @@ impl Default for PlayArgs {
 
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let (name, no_colour, memory, config) = (&args.name, args.no_colour, args.memory.as_deref(), args.config.as_deref());
-    // The optional language model for small talk: --config FILE, else ./craftmate.toml if present.
-    let llm = match config {
-        Some(p) => craftmate::llm::LlmConfig::load_optional(p)?,
-        None if std::path::Path::new("craftmate.toml").exists() => {
-            craftmate::llm::LlmConfig::load_optional("craftmate.toml")?
-        }
-        None => None,
-    };
-    let llm = match llm {
-        Some(cfg) => {
-            let chat: std::sync::Arc<dyn craftmate::llm::Chat> = std::sync::Arc::from(craftmate::llm::backend(&cfg)?);
-            eprintln!("small talk goes to {}", chat.describe());
-            Some((chat, cfg.timeout()))
-        }
-        None => None,
-    };
+    let llm = super::load_llm(config)?;
     let interactive = std::io::stdin().is_terminal();
     let colour = !no_colour && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // Fail early and clearly on a bad memory file, before the session starts.
