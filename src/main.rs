@@ -32,6 +32,9 @@ enum Command {
         /// GGUF file for `bench llm`.
         #[arg(long)]
         model: Option<PathBuf>,
+        /// How long `bench soak` plays (default 60).
+        #[arg(long)]
+        minutes: Option<f64>,
     },
     /// Run scenario files (see SCENARIOS.md) in the embedded world; prints PASS/FAIL lines and
     /// `N passed, M failed`; exits 1 if any failed.
@@ -120,15 +123,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     match command {
         Command::Play(args) => cli::play::run(&args),
-        Command::Bench { area, model } => {
-            let one_core = matches!(area, cli::bench::Area::Parser | cli::bench::Area::Training | cli::bench::Area::Llm);
+        Command::Bench { area, model, minutes } => {
+            let one_core = matches!(area, cli::bench::Area::Parser | cli::bench::Area::Training | cli::bench::Area::Llm | cli::bench::Area::Soak);
             if one_core && std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // One core, as the latency target says and as training runs; candle and gemm
                 // read this at first use.
                 // SAFETY: set before any other thread exists.
                 unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
             }
-            cli::bench::run(area, model.as_deref())
+            cli::bench::run(area, model.as_deref(), minutes)
         }
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json, say_only, model } => {

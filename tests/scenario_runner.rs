@@ -198,6 +198,11 @@ fn malformed_files_name_the_file_and_the_field() {
         ("[[blocks]]\nfrom = [-2147483648, 5, 0]\nto = [2147483647, 5, 0]\nblock = \"stone\"\n", "box of 4294967296 blocks is too large"),
         ("[[steps]]\nrun = 9223372036854775807\n", "more than a scenario may run"),
         ("[[steps]]\nexpect = \"mobs\"\nnear = \"agent\"\nradius = inf\nop = \"==\"\ncount = 0\n", "field `radius`: inf is not a distance"),
+        // Bounds per step are no bounds if a file repeats the step: the file's total is bounded too.
+        ("[[steps]]\nrun = 1000000\n[[steps]]\nrun = 1000000\n[[steps]]\nrun = 1000000\n", "the runs add up to 3000000 ticks"),
+        ("[[blocks]]\nfrom = [0, 0, 0]\nto = [1999, 2999, 0]\nblock = \"stone\"\n[[blocks]]\nfrom = [0, 0, 1]\nto = [1999, 2999, 1]\nblock = \"stone\"\n", "the boxes hold 12000000 blocks in all"),
+        // A radius is searched cell by cell: 1000 would be 8 billion cells.
+        ("[[steps]]\nexpect = \"blocks\"\nnear = \"agent\"\nradius = 1000\nblock = \"air\"\ncount = 1\n", "field `radius`: 1000 is not a distance from 0 to 100"),
         ("[[steps]]\nexpect = \"blocks\"\nregion = { from = [-2147483648, 0, -2147483648], to = [2147483647, 0, 2147483647] }\nblock = \"air\"\ncount = 1\n", "more than a step may count"),
     ];
     for (i, (body, wanted)) in cases.iter().enumerate() {

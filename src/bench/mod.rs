@@ -5,6 +5,7 @@
 pub mod llm;
 pub mod memory;
 pub mod parser;
+pub mod soak;
 pub mod tasks;
 pub mod training;
 pub mod web;

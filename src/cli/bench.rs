@@ -19,13 +19,16 @@ pub enum Area {
     /// The web view: the delay from a block change to a page, tick time with and without a
     /// page, bytes to an idle page.
     Web,
+    /// An hour (`--minutes N`) of scripted play with the memory in a file: resident memory,
+    /// file size and tick time every minute, and their growth.
+    Soak,
     /// Training speed on one thread: one optimizer step of the default network, and one with the
     /// shipped word features tuned (run from the repository root: it trains on the templates in
     /// data/templates).
     Training,
 }
 
-pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
+pub fn run(area: Area, model: Option<&std::path::Path>, minutes: Option<f64>) -> anyhow::Result<ExitCode> {
     if cfg!(debug_assertions) {
         eprintln!("note: this is a debug build; run `cargo run --release -- bench …` for real figures");
     }
@@ -48,6 +51,7 @@ pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCo
             let model = model.map(std::path::Path::to_path_buf);
             craftmate::bench::web::run(move || super::load_parser(model.as_deref(), None).ok().map(|p| Box::new(p) as Box<dyn craftmate::parser::Parser>))
         }
+        Area::Soak => soak(model, minutes.unwrap_or(60.0))?,
         Area::Training => {
             super::keep_freed_memory();
             let dir = std::path::Path::new("data/templates");
@@ -60,4 +64,44 @@ pub fn run(area: Area, model: Option<&std::path::Path>) -> anyhow::Result<ExitCo
         println!("{f}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The soak run with a line a minute as it goes and a bar for the time left.
+fn soak(model: Option<&std::path::Path>, minutes: f64) -> anyhow::Result<Vec<craftmate::bench::Figure>> {
+    anyhow::ensure!(minutes.is_finite() && minutes > 0.0, "--minutes must be a positive number");
+    let model = model.map(std::path::Path::to_path_buf);
+    let make_parser = move || super::load_parser(model.as_deref(), None).ok().map(|p| Box::new(p) as Box<dyn craftmate::parser::Parser>);
+    let bar = indicatif::ProgressBar::new((minutes * 60.0).round() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("soak {bar:30} {elapsed_precise} of {msg}").expect("a valid template"),
+    );
+    bar.set_message(format!("{minutes} min"));
+    let ticker = {
+        let bar = bar.clone();
+        std::thread::spawn(move || {
+            while !bar.is_finished() {
+                bar.set_position(bar.elapsed().as_secs());
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            }
+        })
+    };
+    // The table is the result: on stdout, whether or not the bar is shown.
+    bar.suspend(|| println!("minute  rss_mb  file_mb    ticks  p50_us  p99_us   max_ms  lines"));
+    let figures = craftmate::bench::soak::run(minutes, make_parser, |s| {
+        let line = format!(
+            "{:>6}  {:>6.1}  {:>7.2}  {:>7}  {:>6.0}  {:>6.0}  {:>7.1}  {:>5}",
+            s.minute,
+            s.rss_mb,
+            s.file_mb,
+            s.ticks,
+            s.p50_us,
+            s.p99_us,
+            s.max_us / 1000.0,
+            s.lines
+        );
+        bar.suspend(|| println!("{line}"));
+    })?;
+    bar.finish_and_clear();
+    let _ = ticker.join();
+    Ok(figures)
 }

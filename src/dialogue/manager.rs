@@ -284,11 +284,14 @@ impl DialogueManager {
     fn route(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm) -> Vec<String> {
         match lf.dialogue_type {
             DialogueType::HumanGiveCommand => self.command(cx, text, lf, None),
-            // Open questions ("what do you like to build?") are annotated as GET_MEMORY without
-            // filters: nothing in memory answers them, so they are small talk.
-            DialogueType::GetMemory if lf.filters.is_none() && self.llm.is_some() => self.small_talk(cx, text),
-            // "how are you?" is read as a question without anything to look up.
-            DialogueType::GetMemory if lf.filters.is_none() && say::small_talk(text).is_some() => say::small_talk(text).into_iter().collect(),
+            // Open questions ("what do you like to build?", "how are you?") are annotated as
+            // GET_MEMORY without filters: nothing in memory answers them, so they are small talk
+            // when the bot has something to say (about itself, a known line, the model's answer).
+            DialogueType::GetMemory
+                if lf.filters.is_none() && (self.llm.is_some() || about_me(cx, text).is_some() || say::small_talk(text).is_some()) =>
+            {
+                self.small_talk(cx, text)
+            }
             DialogueType::GetMemory => {
                 self.note(Outcome::Answered);
                 let answer = questions::answer(&mut Turn::new(cx.speaker, text, cx.world, cx.memory), lf, cx.tasks);
@@ -307,9 +310,14 @@ impl DialogueManager {
         }
     }
 
-    /// Chat that is not a command: the language model when one is configured (answered on a
-    /// later tick, grounded in memory), else a canned line.
+    /// Chat that is not a command: a question about the bot is answered from its own facts;
+    /// other lines go to the language model when one is configured (answered on a later tick,
+    /// grounded in memory), else get a canned line.
     fn small_talk(&mut self, cx: &Context, text: &str) -> Vec<String> {
+        if let Some(answer) = about_me(cx, text) {
+            self.note(Outcome::Answered);
+            return vec![answer];
+        }
         self.note(Outcome::SmallTalk);
         let Some((chat, limit)) = &self.llm else { return vec![say::chit_chat(text)] };
         let (world, memory) = (cx.world, &*cx.memory);
@@ -409,6 +417,12 @@ impl Reading for Heard<'_, '_> {
     fn dialogue_type(&mut self) -> Option<DialogueType> {
         self.dm.understand(self.cx.speaker, self.cx.memory, self.text).map(|r| r.lf.dialogue_type)
     }
+}
+
+/// The answer to `text` if it asks about the bot itself.
+fn about_me(cx: &Context, text: &str) -> Option<String> {
+    let me = super::about_me::Me { name: cx.world.agent_name(), doing: cx.tasks.current(), at: cx.world.agent_pos() };
+    super::about_me::answer(text, &me)
 }
 
 #[cfg(test)]

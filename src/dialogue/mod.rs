@@ -1,11 +1,13 @@
 //! The dialogue: every chat line goes through the [`manager`]. After the chat gate
 //! ([`crate::safety::gate`]), it lets an open question take the line ([`waiting`], read by
 //! [`answers`]), gets a logical form (the [`exact`] table first, then the parser), and routes it
-//! by dialogue type; [`say`] holds the lines the bot says on its own. A line is handled in a
+//! by dialogue type; [`say`] holds the lines the bot says on its own, and [`about_me`] answers
+//! questions about the bot from its own facts (never the language model). A line is handled in a
 //! [`context`]: who said it, the world, memory and the task stack. [`last`] keeps what the bot
 //! made of the last line, for the web view; [`thinking`] holds small talk the language model is
 //! working on, one request per player.
 
+pub mod about_me;
 pub mod answers;
 pub mod context;
 pub mod last;

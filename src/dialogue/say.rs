@@ -47,8 +47,8 @@ pub fn chit_chat(text: &str) -> String {
     .into()
 }
 
-/// The bot's answer to everyday small talk it knows ("hi", "good morning", "how are you", "are
-/// you a robot", thanks), if the line is such.
+/// The bot's answer to everyday small talk it knows ("hi", "good morning", thanks), if the line
+/// is such. Questions about the bot itself are [`super::about_me`]'s.
 pub fn small_talk(text: &str) -> Option<String> {
     let t = text.to_lowercase();
     let first = t.split_whitespace().next();
@@ -59,15 +59,6 @@ pub fn small_talk(text: &str) -> Option<String> {
         if t.starts_with(&format!("good {part}")) {
             return Some(format!("Good {part}! What shall we build today?"));
         }
-    }
-    if t.starts_with("how are you") || t.starts_with("how 're you") || t.starts_with("how r you") || t.starts_with("how do you feel") {
-        return Some("I'm good, thanks — ready to build! What would you like?".into());
-    }
-    if ["are you a robot", "are you a bot", "are you an ai", "are you human", "are you real", "are you a person"].iter().any(|q| t.starts_with(q)) {
-        return Some("Yes, I'm a bot — a building helper that runs right here on your computer.".into());
-    }
-    if t.contains("your name") || t.contains("who are you") {
-        return Some("I'm craftmate, a building helper. Ask me to build, dig or fetch things.".into());
     }
     if t.contains("thank") {
         return Some("You're welcome!".into());

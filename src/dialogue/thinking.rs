@@ -100,17 +100,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn small_talk_goes_to_the_model_without_blocking_and_comes_back_safe() {
+    /// A dialogue manager with the fake model, and a world where alice stands.
+    fn with_fake_model() -> (Arc<Fake>, DialogueManager, EmbeddedWorld) {
         let fake = Arc::new(Fake(Mutex::new(Vec::new())));
         let mut dm = DialogueManager::new(None);
         dm.llm = Some((fake.clone() as Arc<dyn Chat>, Duration::from_secs(5)));
         let mut world = EmbeddedWorld::flat();
         world.add_player("alice", Vec3::new(3.5, 5.0, 0.5), Look::default());
-        let mut memory = Memory::in_memory().unwrap();
-        let mut tasks = TaskStack::default();
+        (fake, dm, world)
+    }
+
+    #[test]
+    fn small_talk_goes_to_the_model_without_blocking_and_comes_back_safe() {
+        let (fake, mut dm, world) = with_fake_model();
+        let (mut memory, mut tasks) = (Memory::in_memory().unwrap(), TaskStack::default());
         // Not a known command and no parser: small talk, answered later, not now.
-        let now = dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), "what do you like to build");
+        let now = dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), "tell me about creepers");
         assert!(now.is_empty(), "{now:?}");
         assert!(dm.is_thinking());
         let mut said = Vec::new();
@@ -132,6 +137,19 @@ mod tests {
         assert!(!dm.is_thinking());
     }
 
+    #[test]
+    fn questions_about_the_bot_never_reach_the_model() {
+        let (fake, mut dm, world) = with_fake_model();
+        let (mut memory, mut tasks) = (Memory::in_memory().unwrap(), TaskStack::default());
+        for q in ["who are you?", "are you chatgpt?", "what do you like to build?", "where are you", "who made you"] {
+            let now = dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), q);
+            assert_eq!(now.len(), 1, "{q:?} is answered at once: {now:?}");
+            assert!(!dm.is_thinking(), "{q:?} went to the model");
+        }
+        assert!(fake.0.lock().unwrap().is_empty(), "the model was asked about the bot");
+        dm.handle(&mut Context::new("alice", &world, &mut memory, &mut tasks), "tell me about creepers");
+        assert!(dm.is_thinking(), "other small talk still goes to the model");
+    }
 
     /// A slow model that counts how many requests it works on at once.
     #[derive(Default)]

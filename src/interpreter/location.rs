@@ -89,7 +89,7 @@ pub fn resolve(turn: &mut Turn, loc: &LocationArg, purpose: Purpose) -> Result<T
         LocationArg::Span(span) => {
             let words = turn.words(*span);
             match coordinates(&words) {
-                Some(p) => Ok(Target::exactly(p)),
+                Some(p) => super::reference::typed_point(p).map(Target::exactly),
                 None => coref(turn, &words, purpose),
             }
         }

@@ -194,6 +194,20 @@ fn fixed(turn: &Turn, f: FixedReference) -> Result<Referent> {
     }
 }
 
+/// Coordinates a player typed, if they are inside the world: a point past the border or the
+/// height limits can be neither reached nor built on (and would overflow the sums after it).
+pub fn typed_point(p: Pos) -> Result<Pos> {
+    use crate::world::rules::{MAX_Y, MIN_Y, WORLD_BORDER, in_world};
+    if in_world(p) {
+        Ok(p)
+    } else {
+        Err(Problem::say(format!(
+            "{} {} {} is outside the world: x and z go from -{WORLD_BORDER} to {WORLD_BORDER}, and y from {MIN_Y} to {MAX_Y}.",
+            p.x, p.y, p.z
+        )))
+    }
+}
+
 /// Resolve a reference to what it names. Returns several referents only for "all …".
 pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<Referent>> {
     if let Some(f) = r.fixed_reference() {
@@ -201,7 +215,7 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
     }
     if let Some(span) = r.special_reference.as_ref().and_then(|s| s.coordinates()) {
         return match coordinates(&turn.words(span)) {
-            Some(p) => Ok(vec![Referent::Point(p)]),
+            Some(p) => typed_point(p).map(|p| vec![Referent::Point(p)]),
             None => Err(Problem::say(format!("I couldn't read \"{}\" as x y z coordinates.", turn.text_of(span)))),
         };
     }

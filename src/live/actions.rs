@@ -68,8 +68,8 @@ impl World for LiveWorld {
     }
 
     fn changes_since(&self, cursor: usize) -> (Vec<BlockChange>, usize) {
-        let from = cursor.min(self.log.changes.len());
-        (self.log.changes[from..].to_vec(), self.log.changes.len())
+        let (new, next) = crate::world::record::since(&self.log.changes, self.log.changes_dropped, cursor);
+        (new.to_vec(), next)
     }
 
     fn step_to(&mut self, to: Pos) -> Result<(), ActionError> {

@@ -38,7 +38,7 @@ impl LiveWorld {
             }
             ClientEvent::Chat { from, id, text } => self.hear(from, id, text),
             ClientEvent::BlockChanged { pos, before, after } => {
-                self.log.changes.push(BlockChange { tick: self.tick, pos, before, after, by: Actor::World });
+                self.log.change(BlockChange { tick: self.tick, pos, before, after, by: Actor::World });
             }
             ClientEvent::Refused { pos, wanted, got } => {
                 tracing::info!(%pos, wanted = wanted.name(), got = got.name(), "the server refused a block change");

@@ -103,9 +103,19 @@ impl Predicted {
 /// What happened, for the agent (block changes, chat) and the driver (the transcript).
 #[derive(Default)]
 pub(super) struct Log {
+    /// The newest block changes; `changes_dropped` older ones were let go.
     pub(super) changes: Vec<BlockChange>,
+    pub(super) changes_dropped: usize,
     pub(super) chats: Vec<ChatMessage>,
     pub(super) transcript: Vec<Line>,
+}
+
+impl Log {
+    /// Records a block change, keeping the record bounded ([`crate::world::record`]).
+    pub(super) fn change(&mut self, change: BlockChange) {
+        self.changes.push(change);
+        self.changes_dropped += crate::world::record::trim(&mut self.changes, crate::world::record::KEEP_CHANGES);
+    }
 }
 
 impl LiveWorld {
@@ -280,7 +290,7 @@ impl LiveWorld {
     }
 
     pub(super) fn record(&mut self, pos: Pos, before: Block, after: Block) {
-        self.log.changes.push(BlockChange { tick: self.tick, pos, before, after, by: Actor::Agent });
+        self.log.change(BlockChange { tick: self.tick, pos, before, after, by: Actor::Agent });
     }
 }
 

@@ -13,6 +13,8 @@
 //!   queries need; tasks gain `description`; schematics gain `name_key`.
 //! - v3: the `learned` table (lines players taught the bot by answering "did you mean?").
 //! - v4: the `plans` table (the cells a running build still means to place for its object).
+//! - v5: an index on `tasks.parent`: without it every deleted memory (a forgotten triple, a
+//!   destroyed object) scanned the whole task history for sub-tasks to unlink.
 
 use rusqlite::{Connection, params};
 
@@ -23,7 +25,7 @@ use super::store::{APPLICATION_ID, SCHEMA_VERSION};
 type Step = fn(&rusqlite::Transaction) -> rusqlite::Result<()>;
 
 /// Steps indexed by the version they start from.
-const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3), (3, v3_to_v4)];
+const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3), (3, v3_to_v4), (4, v4_to_v5)];
 
 /// Brings the database from `from` up to [`SCHEMA_VERSION`]. On error nothing has changed.
 pub fn upgrade(conn: &mut Connection, from: u32) -> Result<(), String> {
@@ -70,6 +72,10 @@ fn v3_to_v4(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
              x INTEGER NOT NULL, y INTEGER NOT NULL, z INTEGER NOT NULL, block TEXT NOT NULL,
              PRIMARY KEY (object_id, x, y, z)) WITHOUT ROWID;",
     )
+}
+
+fn v4_to_v5(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch("CREATE INDEX tasks_parent ON tasks(parent);")
 }
 
 /// v1 → v2. The triples table is rebuilt (a new CHECK constraint cannot be added in place), the

@@ -84,6 +84,8 @@ CREATE TABLE tasks (
     finished_tick INTEGER
 );
 CREATE INDEX tasks_state ON tasks(state);
+-- Deleting any memory looks up the tasks it was the parent of.
+CREATE INDEX tasks_parent ON tasks(parent);
 
 CREATE TABLE schematics (
     id     INTEGER PRIMARY KEY REFERENCES memories(id) ON DELETE CASCADE,

@@ -27,9 +27,10 @@ pub fn reconcile(
     holes: &Tracker,
 ) -> (Vec<Edit>, Vec<Edit>) {
     let agent = world.agent_pos();
+    // Pos arithmetic saturates: at the edge of the coordinates the box is cut, never wrapped.
     let area = BBox::new(
-        Pos::new(agent.x - config.scan_radius, agent.y - config.scan_below, agent.z - config.scan_radius),
-        Pos::new(agent.x + config.scan_radius, agent.y + config.scan_above, agent.z + config.scan_radius),
+        agent - Pos::new(config.scan_radius, config.scan_below, config.scan_radius),
+        agent + Pos::new(config.scan_radius, config.scan_above, config.scan_radius),
     );
     let mut block_edits = Vec::new();
     let mut hole_edits = Vec::new();

@@ -297,3 +297,29 @@ fn a_scaffold_the_agent_takes_away_is_not_a_hole() {
     assert_eq!(holes(&fx), 2);
     assert_eq!(fx.memory.last_attended(&kinds).unwrap(), Some(hole));
 }
+
+#[test]
+fn an_agent_at_the_edge_of_the_coordinates_perceives_in_time() {
+    // The scan box around an agent at x = 2³¹−1 once wrapped to a world-wide box and never
+    // finished; it must be the ordinary box, cut at the edge.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let edge = Pos::new(i32::MAX, 5, i32::MIN);
+        let mut world = EmbeddedWorld::new(crate::world::embedded::Preset::Flat, "craftmate", edge);
+        world.add_player("alice", Vec3::new(i32::MAX as f64 - 3.5, 5.0, i32::MIN as f64 + 2.5), Look::default());
+        for y in 5..=8 {
+            world.set_block_by(Pos::new(i32::MAX, y, i32::MIN), Block::from_name("red_wool").unwrap(), alice());
+            world.set_block_by(Pos::new(i32::MAX - 1, y, i32::MIN), Block::from_name("red_wool").unwrap(), alice());
+        }
+        let mut memory = Memory::in_memory().unwrap();
+        let mut perception = Perception::new();
+        let first = perception.update(&world, &mut memory).unwrap();
+        world.set_block_by(Pos::new(i32::MAX, 9, i32::MIN), Block::from_name("red_wool").unwrap(), alice());
+        perception.update(&world, &mut memory).unwrap();
+        let objects = memory.objects_of_kind(MemoryKind::BlockObject).unwrap();
+        tx.send((first.scanned, objects.len())).unwrap();
+    });
+    let (scanned, objects) = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("perception finishes at the edge");
+    assert!(scanned, "the first update looks around");
+    assert_eq!(objects, 1, "the red tower at the edge is one object");
+}

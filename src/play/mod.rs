@@ -31,7 +31,7 @@ pub struct Session {
     bot: Box<dyn Bot>,
     make_bot: Box<dyn FnMut() -> Box<dyn Bot>>,
     player: String,
-    /// Chat-log index up to which bot lines were already shown.
+    /// Chat-log mark ([`EmbeddedWorld::chat_end`]) up to which bot lines were already shown.
     shown: usize,
     colour: bool,
     /// Where the world is kept between runs (`--memory`), saved every tick.
@@ -121,7 +121,7 @@ impl Session {
 
     /// Lets a web view watch every tick; what its page types is said by this session's player.
     pub fn attach_web(&mut self, watcher: crate::web::Watcher) {
-        self.web = Some((watcher, self.world.chat_log().len()));
+        self.web = Some((watcher, self.world.chat_end()));
     }
 
     /// What the page sent since the last tick: its chat is said as the player (and echoed
@@ -157,12 +157,11 @@ impl Session {
     /// Hands the web view this tick: the world, the bot, the new chat, the time it took.
     fn publish(&mut self, took: std::time::Duration) {
         let Some((web, shown)) = &mut self.web else { return };
-        let log = self.world.chat_log();
-        let chat = log[(*shown).min(log.len())..]
+        let chat = self.world.chat_since(*shown)
             .iter()
             .map(|l| crate::web::message::ChatLine { who: l.speaker.clone(), text: l.text.clone(), bot: l.from_agent, refused: false })
             .collect();
-        *shown = log.len();
+        *shown = self.world.chat_end();
         web.publish(&self.world, self.bot.as_ref(), chat, took);
     }
 
@@ -208,13 +207,12 @@ impl Session {
     }
 
     fn new_bot_lines(&mut self) -> Vec<String> {
-        let log = self.world.chat_log();
-        let lines = log[self.shown.min(log.len())..]
+        let lines = self.world.chat_since(self.shown)
             .iter()
             .filter(|l| l.from_agent)
             .map(|l| format!("<{}> {}", l.speaker, l.text))
             .collect();
-        self.shown = log.len();
+        self.shown = self.world.chat_end();
         lines
     }
 
@@ -313,7 +311,7 @@ impl Session {
                         }
                         // Skip chat already in the loaded log: it is history, not news.
                         let _ = w.take_chats();
-                        self.shown = w.chat_log().len();
+                        self.shown = w.chat_end();
                         if let Some((web, shown)) = &mut self.web {
                             *shown = self.shown;
                             web.world_replaced();

@@ -18,10 +18,20 @@ pub const DEFAULT_MAX_TICKS: u64 = 6000;
 /// The most ticks a scenario may ask to run at once (`max_ticks`, `run = N`): about 14 hours
 /// of game time, far more than any test needs and few enough to finish.
 pub const MAX_RUN_TICKS: u64 = 1_000_000;
-/// The widest `radius` a step may search (blocks).
-pub const MAX_RADIUS: f64 = 1024.0;
+/// The widest `radius` a step may search (blocks): its box, 201 blocks a side, stays within
+/// [`MAX_REGION_BLOCKS`], as every cell of it is looked at.
+pub const MAX_RADIUS: f64 = 100.0;
 /// The most blocks a `region` may hold.
 pub const MAX_REGION_BLOCKS: u64 = 10_000_000;
+/// The most ticks all the `run` steps of a file may add up to (an `idle` run counts as
+/// `max_ticks`): each step's own bound is no bound if a file may repeat it without end.
+pub const MAX_TOTAL_TICKS: u64 = 2_000_000;
+/// The most cells all the `blocks` steps of a file may count together.
+pub const MAX_TOTAL_COUNTED: u64 = 100_000_000;
+/// The most blocks the `[[blocks]]` boxes may place together.
+pub const MAX_PLACED_BLOCKS: u64 = 10_000_000;
+/// The most `[[mobs]]` a file may start with.
+pub const MAX_MOBS: usize = 1000;
 
 /// A malformed scenario file.
 #[derive(Debug, thiserror::Error)]
@@ -169,9 +179,14 @@ fn look(a: [f32; 2]) -> Look {
 
 /// Read and check one scenario file.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError { file: path.to_path_buf(), message: format!("cannot read: {e}") })?;
+    load_str(path, &text)
+}
+
+/// Check the scenario `text`, as if read from `path` (which names it in errors and reports).
+pub fn load_str(path: &Path, text: &str) -> Result<Scenario, ScenarioError> {
     let err = |message: String| ScenarioError { file: path.to_path_buf(), message };
-    let text = std::fs::read_to_string(path).map_err(|e| err(format!("cannot read: {e}")))?;
-    let de = toml::Deserializer::new(&text);
+    let de = toml::Deserializer::new(text);
     let file: ScenarioFile = serde_path_to_error::deserialize(de).map_err(|e| {
         let at = e.path().to_string();
         let inner = e.into_inner();
@@ -212,10 +227,17 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
             Block::from_name(&b.block).ok_or_else(|| format!("field `blocks[{i}].block`: unknown block id {:?}", b.block))?
         };
         let bbox = BBox::new(Pos::from(b.from), Pos::from(b.to.unwrap_or(b.from)));
-        if bbox.volume() > 10_000_000 {
+        if bbox.volume() > MAX_PLACED_BLOCKS {
             return Err(format!("field `blocks[{i}]`: box of {} blocks is too large", bbox.volume()));
         }
         blocks.push((bbox, block));
+    }
+    let placed = blocks.iter().fold(0u64, |n, (b, _)| n.saturating_add(b.volume()));
+    if placed > MAX_PLACED_BLOCKS {
+        return Err(format!("field `blocks`: the boxes hold {placed} blocks in all, more than a scenario may place ({MAX_PLACED_BLOCKS})"));
+    }
+    if f.mobs.len() > MAX_MOBS {
+        return Err(format!("field `mobs`: {} mobs, more than a scenario may start with ({MAX_MOBS})", f.mobs.len()));
     }
     let mut mobs = Vec::new();
     for (i, m) in f.mobs.iter().enumerate() {
@@ -229,6 +251,14 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
     for (i, s) in f.steps.iter().enumerate() {
         let step = check_step(i, s, &names).map_err(|m| format!("step {i}: {m}"))?;
         steps.push(step);
+    }
+    let max_ticks = ticks_at_most(f.max_ticks.unwrap_or(DEFAULT_MAX_TICKS), "max_ticks")?;
+    let (ticks, counted) = work_of(&steps, max_ticks);
+    if ticks > MAX_TOTAL_TICKS {
+        return Err(format!("field `steps`: the runs add up to {ticks} ticks, more than a scenario may run ({MAX_TOTAL_TICKS})"));
+    }
+    if counted > MAX_TOTAL_COUNTED {
+        return Err(format!("field `steps`: the steps count {counted} blocks in all, more than a scenario may count ({MAX_TOTAL_COUNTED})"));
     }
     let expected_failure = match f.expected_failure {
         None => None,
@@ -250,7 +280,7 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
         path: path.to_path_buf(),
         name: f.name,
         tags: f.tags,
-        max_ticks: ticks_at_most(f.max_ticks.unwrap_or(DEFAULT_MAX_TICKS), "max_ticks")?,
+        max_ticks,
         preset,
         seed: f.world.seed.unwrap_or(0),
         agent_name: f.agent.name.unwrap_or_else(|| "craftmate".into()),
@@ -323,6 +353,30 @@ fn op_of(s: &StepSpec) -> Result<Op, String> {
     match &s.op {
         None => Ok(Op::Eq),
         Some(o) => Op::parse(o).ok_or_else(|| format!("field `op`: {o:?} is not one of == >= <= > <")),
+    }
+}
+
+/// The most ticks the steps may run, and the cells their `blocks` expectations look at.
+fn work_of(steps: &[Step], max_ticks: u64) -> (u64, u64) {
+    let (mut ticks, mut cells) = (0u64, 0u64);
+    for step in steps {
+        match step {
+            Step::Run(RunUntil::Ticks(n)) => ticks = ticks.saturating_add(*n),
+            Step::Run(RunUntil::Idle) => ticks = ticks.saturating_add(max_ticks.max(1)),
+            Step::Expect(Expect::Blocks { region, .. }) => cells = cells.saturating_add(region.cells()),
+            _ => {}
+        }
+    }
+    (ticks, cells)
+}
+
+impl Region {
+    /// The cells looked at to judge this region: a `near` region is searched through its box.
+    pub fn cells(&self) -> u64 {
+        match self {
+            Region::Box(b) => b.volume(),
+            Region::Near { radius, .. } => (2 * radius.ceil() as u64 + 1).saturating_pow(3),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ pub mod load;
 pub mod report;
 pub mod run;
 
-pub use load::{BotKind, Scenario, ScenarioError, collect_files, load};
+pub use load::{BotKind, Scenario, ScenarioError, collect_files, load, load_str};
 pub use run::{Outcome, run};
 
 use crate::agent::Bot;

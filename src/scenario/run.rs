@@ -117,7 +117,7 @@ fn play(s: &Scenario, bot: &mut dyn Bot, world: &mut EmbeddedWorld) -> (Option<S
                     bot.expect_parse(by, text, lf.as_ref().clone());
                 }
                 world.player_says(by, text);
-                said_mark = world.chat_log().len();
+                said_mark = world.chat_end();
             }
             Step::Player { name, pos, look } => {
                 if let Some(p) = world.player_mut(name) {
@@ -191,7 +191,7 @@ fn matches_block(w: &EmbeddedWorld, p: Pos, what: BlockMatch) -> bool {
 
 /// The bot's chat lines since the most recent `say`.
 fn bot_lines(w: &EmbeddedWorld, mark: usize) -> Vec<&str> {
-    w.chat_log()[mark.min(w.chat_log().len())..].iter().filter(|l| l.from_agent).map(|l| l.text.as_str()).collect()
+    w.chat_since(mark).iter().filter(|l| l.from_agent).map(|l| l.text.as_str()).collect()
 }
 
 fn quote_lines(lines: &[&str]) -> String {

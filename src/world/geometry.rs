@@ -12,6 +12,11 @@ pub struct Pos {
     pub z: i32,
 }
 
+/// How far apart two coordinates are, at most `i32::MAX` (their true gap may be 2³²−1).
+fn gap(a: i32, b: i32) -> i32 {
+    a.abs_diff(b).min(i32::MAX as u32) as i32
+}
+
 impl Pos {
     pub const fn new(x: i32, y: i32, z: i32) -> Self {
         Pos { x, y, z }
@@ -37,35 +42,39 @@ impl Pos {
 
     /// Largest difference along any axis (how many king-moves apart two blocks are).
     pub fn chebyshev(self, o: Pos) -> i32 {
-        (self.x - o.x).abs().max((self.y - o.y).abs()).max((self.z - o.z).abs())
+        gap(self.x, o.x).max(gap(self.y, o.y)).max(gap(self.z, o.z))
     }
 
     pub fn manhattan(self, o: Pos) -> i32 {
-        (self.x - o.x).abs() + (self.y - o.y).abs() + (self.z - o.z).abs()
+        gap(self.x, o.x).saturating_add(gap(self.y, o.y)).saturating_add(gap(self.z, o.z))
     }
 
     pub fn distance(self, o: Pos) -> f64 {
         self.center().distance(o.center())
     }
 
-    /// The 6 face neighbours.
+    /// The 6 face neighbours (at the edge of the coordinates, the cell itself stands in for the
+    /// neighbour that cannot exist).
     pub fn faces(self) -> [Pos; 6] {
         [
-            Pos::new(self.x + 1, self.y, self.z),
-            Pos::new(self.x - 1, self.y, self.z),
-            Pos::new(self.x, self.y + 1, self.z),
-            Pos::new(self.x, self.y - 1, self.z),
-            Pos::new(self.x, self.y, self.z + 1),
-            Pos::new(self.x, self.y, self.z - 1),
+            Pos::new(self.x.saturating_add(1), self.y, self.z),
+            Pos::new(self.x.saturating_sub(1), self.y, self.z),
+            Pos::new(self.x, self.y.saturating_add(1), self.z),
+            Pos::new(self.x, self.y.saturating_sub(1), self.z),
+            Pos::new(self.x, self.y, self.z.saturating_add(1)),
+            Pos::new(self.x, self.y, self.z.saturating_sub(1)),
         ]
     }
 
-    /// The 26 neighbours sharing a face, edge or corner.
+    /// The 26 neighbours sharing a face, edge or corner (fewer at the edge of the coordinates).
     pub fn neighbours26(self) -> impl Iterator<Item = Pos> {
         (-1..=1).flat_map(move |dx| {
             (-1..=1).flat_map(move |dy| {
-                (-1..=1).filter_map(move |dz| {
-                    (dx != 0 || dy != 0 || dz != 0).then_some(Pos::new(self.x + dx, self.y + dy, self.z + dz))
+                (-1..=1).filter_map(move |dz: i32| {
+                    if dx == 0 && dy == 0 && dz == 0 {
+                        return None;
+                    }
+                    Some(Pos::new(self.x.checked_add(dx)?, self.y.checked_add(dy)?, self.z.checked_add(dz)?))
                 })
             })
         })

@@ -12,6 +12,7 @@ pub mod blocks;
 pub mod embedded;
 pub mod geometry;
 pub mod raycast;
+pub mod record;
 pub mod rules;
 pub mod types;
 

@@ -71,7 +71,10 @@ pub fn answer(memory: &Memory, filters: &Filters, picked: Vec<Candidate>, env: &
     Ok(QueryResult { hits, answer })
 }
 
-fn texts(v: Vec<String>) -> Value {
+/// The texts as one value, each once: a colour both perceived and said ("red") is one colour.
+fn texts(mut v: Vec<String>) -> Value {
+    let mut seen = std::collections::HashSet::new();
+    v.retain(|t| seen.insert(t.clone()));
     match v.len() {
         0 => Value::Missing,
         1 => Value::Text(v.into_iter().next().unwrap_or_default()),

@@ -68,10 +68,17 @@ pub struct EmbeddedWorld {
     players: Vec<Player>,
     mobs: Vec<Mob>,
     next_mob_id: u64,
+    /// The newest chat lines; `chat_dropped` older ones were let go (see [`record::KEEP_CHAT`]).
     chat: Vec<ChatLine>,
+    #[serde(default)]
+    chat_dropped: usize,
     /// Index into `chat` of the first line the agent has not taken yet.
     chat_cursor: usize,
+    /// The newest block changes; `changes_dropped` older ones were let go (see
+    /// [`record::KEEP_CHANGES`]). Readers hold cursors counted from the first change ever.
     changes: Vec<BlockChange>,
+    #[serde(default)]
+    changes_dropped: usize,
     /// Sections edited since a [`WorldStore`] last saved them.
     #[serde(skip)]
     dirty: rustc_hash::FxHashSet<SectionKey>,
@@ -92,8 +99,10 @@ impl EmbeddedWorld {
             mobs: Vec::new(),
             next_mob_id: 1,
             chat: Vec::new(),
+            chat_dropped: 0,
             chat_cursor: 0,
             changes: Vec::new(),
+            changes_dropped: 0,
             dirty: Default::default(),
         }
     }
@@ -130,6 +139,7 @@ impl EmbeddedWorld {
         section.blocks[i] = block.index();
         self.dirty.insert(key);
         self.changes.push(BlockChange { tick: self.tick, pos: p, before, after: block, by });
+        self.changes_dropped += record::trim(&mut self.changes, record::KEEP_CHANGES);
         before
     }
 
@@ -203,11 +213,28 @@ impl EmbeddedWorld {
     /// A player speaks: the agent will see it on its next `take_chats`.
     pub fn player_says(&mut self, name: &str, text: &str) {
         self.chat.push(ChatLine { tick: self.tick, speaker: name.to_string(), text: text.to_string(), from_agent: false });
+        self.trim_chat();
     }
 
-    /// The whole chat log, oldest first.
+    fn trim_chat(&mut self) {
+        let cut = record::trim(&mut self.chat, record::KEEP_CHAT);
+        self.chat_dropped += cut;
+        self.chat_cursor = self.chat_cursor.saturating_sub(cut);
+    }
+
+    /// The chat log kept, oldest first (the newest [`record::KEEP_CHAT`] lines at least).
     pub fn chat_log(&self) -> &[ChatLine] {
         &self.chat
+    }
+
+    /// How many chat lines were ever said: a mark for [`EmbeddedWorld::chat_since`].
+    pub fn chat_end(&self) -> usize {
+        self.chat_dropped + self.chat.len()
+    }
+
+    /// The lines said since `mark` (an earlier [`EmbeddedWorld::chat_end`]), those still kept.
+    pub fn chat_since(&self, mark: usize) -> &[ChatLine] {
+        record::since(&self.chat, self.chat_dropped, mark).0
     }
 
     /// Teleport the agent (set-up and REPL only; tasks move with `step_to`).
@@ -298,8 +325,8 @@ impl World for EmbeddedWorld {
     }
 
     fn changes_since(&self, cursor: usize) -> (Vec<BlockChange>, usize) {
-        let from = cursor.min(self.changes.len());
-        (self.changes[from..].to_vec(), self.changes.len())
+        let (new, next) = record::since(&self.changes, self.changes_dropped, cursor);
+        (new.to_vec(), next)
     }
 
     fn step_to(&mut self, to: Pos) -> Result<(), ActionError> {
@@ -358,6 +385,7 @@ impl World for EmbeddedWorld {
     fn say(&mut self, text: &str) {
         let speaker = self.agent_name.clone();
         self.chat.push(ChatLine { tick: self.tick, speaker, text: text.to_string(), from_agent: true });
+        self.trim_chat();
     }
 }
 

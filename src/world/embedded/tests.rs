@@ -171,3 +171,29 @@ fn reach_and_footing_are_the_rules() {
     }
     assert!(w.supported(Pos::new(0, 5, 0)) && !w.supported(Pos::new(0, 7, 0)));
 }
+
+#[test]
+fn a_long_session_keeps_chat_and_changes_bounded() {
+    use crate::world::record::{KEEP_CHANGES, KEEP_CHAT};
+    let mut w = EmbeddedWorld::flat();
+    let mut cursor = 0;
+    let stone = Block::from_name("stone").unwrap();
+    for i in 0..(2 * KEEP_CHANGES + 10) as i32 {
+        w.set_block_by(Pos::new(i % 1000, 10 + i / 1000 % 2, i / 2000), stone, Actor::World);
+        if i % 5000 == 0 {
+            let (new, next) = w.changes_since(cursor);
+            assert_eq!(next - cursor, new.len(), "a reader that keeps up misses nothing");
+            cursor = next;
+        }
+    }
+    let (all, end) = w.changes_since(0);
+    assert!(all.len() < 2 * KEEP_CHANGES, "{} changes kept", all.len());
+    assert_eq!(end, 2 * KEEP_CHANGES + 10, "cursors count every change ever");
+    for i in 0..2 * KEEP_CHAT + 3 {
+        w.player_says("alice", &format!("line {i}"));
+    }
+    assert!(w.chat_log().len() < 2 * KEEP_CHAT);
+    assert_eq!(w.chat_end(), 2 * KEEP_CHAT + 3);
+    assert_eq!(w.chat_since(w.chat_end() - 1)[0].text, format!("line {}", 2 * KEEP_CHAT + 2));
+    assert_eq!(w.take_chats().len(), w.chat_log().len(), "the agent hears the lines kept");
+}

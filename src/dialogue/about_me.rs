@@ -1,0 +1,103 @@
+//! Questions about the bot itself ("who are you?", "are you ChatGPT?", "where are you?", "what
+//! do you like?"), answered from what the bot knows of itself — never by the language model.
+//!
+//! A small model asked about itself makes things up with confidence: that it is some other
+//! assistant, made by some company, that it can do what it cannot. The facts are here (its
+//! name, what it is doing, where it stands, what it can do), so the answer comes from them, at
+//! once, the same every time.
+
+use crate::world::Pos;
+
+/// What the bot knows of itself when a question comes.
+pub struct Me<'a> {
+    pub name: &'a str,
+    /// What it is doing, in words ("building a red cube"), if anything.
+    pub doing: Option<String>,
+    pub at: Pos,
+}
+
+/// Words that put a line about the bot: "you", "your", and their chat spellings.
+const YOU: &[&str] = &["you", "your", "yours", "yourself", "u", "ur", "youre", "you're", "ya"];
+/// Words a question opens with.
+const ASKING: &[&str] = &[
+    "what", "what's", "whats", "who", "who's", "whos", "where", "where's", "wheres", "when", "why", "how", "which", "are",
+    "r", "do", "does", "can", "could", "will", "would", "have", "did", "is", "were", "tell",
+];
+
+/// The answer to `text` if it is a question about the bot itself.
+pub fn answer(text: &str, me: &Me) -> Option<String> {
+    let t = text.to_lowercase();
+    let words: Vec<&str> = t.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
+    let about_me = words.iter().any(|w| YOU.contains(w));
+    let asks = t.trim_end().ends_with('?') || words.first().is_some_and(|w| ASKING.contains(w));
+    if !(about_me && asks) {
+        return None;
+    }
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
+    let name = me.name;
+    Some(if has(&["robot", "bot", "ai", "human", "real", "person", "alive", "chatgpt", "gpt", "model", "llm", "program", "npc"]) {
+        format!("I'm {name}, a bot: a building helper that runs right here on your computer, offline.")
+    } else if has(&["name", "called"]) || t.contains("who are") || t.contains("who r") {
+        format!("I'm {name}, a building helper. Ask me to build, dig or fetch things.")
+    } else if has(&["made", "make", "created", "create", "wrote", "built", "programmed", "owns", "owner"]) && has(&["who"]) {
+        format!("I'm {name}, open-source software that runs on your own computer; nobody else is listening.")
+    } else if t.contains("how are") || t.contains("how 're") || t.contains("how r ") || has(&["feel", "feeling"]) {
+        "I'm good, thanks — ready to build! What would you like?".into()
+    } else if has(&["doing", "busy", "working", "up"]) {
+        match &me.doing {
+            Some(task) => format!("I'm {task}."),
+            None => "Nothing right now. What shall we build?".into(),
+        }
+    } else if has(&["where"]) {
+        format!("I'm at {} {} {}.", me.at.x, me.at.y, me.at.z)
+    } else if has(&["old", "age", "born", "birthday"]) {
+        "I have no age: I started when you ran me.".into()
+    } else if has(&["like", "love", "favourite", "favorite", "prefer", "enjoy", "hate", "want", "think"]) {
+        "I don't have favourites; building is what I like best. Want me to build something?".into()
+    } else {
+        format!(
+            "I'm {name}, a building bot: I build, dig, fill, copy, fetch and move, and answer questions about what's around. \
+             Ask \"what can you do\" for more."
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn me(doing: Option<&str>) -> Me<'static> {
+        Me { name: "craftmate", doing: doing.map(str::to_string), at: Pos::new(3, 5, -2) }
+    }
+
+    #[test]
+    fn questions_about_the_bot_get_facts() {
+        let idle = me(None);
+        for (q, wanted) in [
+            ("who are you?", "I'm craftmate"),
+            ("whats ur name", "I'm craftmate"),
+            ("are you chatgpt?", "a bot"),
+            ("r u a real person", "a bot"),
+            ("who made you?", "open-source"),
+            ("where are you", "3 5 -2"),
+            ("what are you up to?", "Nothing right now"),
+            ("how old are you", "no age"),
+            ("how are you doing?", "I'm good"),
+            ("how 're you", "I'm good"),
+            ("what do you like to build?", "favourites"),
+            ("what's your favorite colour?", "favourites"),
+            ("can you fly?", "a building bot"),
+        ] {
+            let a = answer(q, &idle).unwrap_or_else(|| panic!("{q:?} is about the bot"));
+            assert!(a.contains(wanted), "{q:?}: {a}");
+        }
+        assert_eq!(answer("what are you doing?", &me(Some("building a red cube"))).as_deref(), Some("I'm building a red cube."));
+    }
+
+    #[test]
+    fn other_lines_are_left_alone() {
+        for line in ["tell me a joke", "what is a creeper?", "the sky is nice", "you rock", "how do I make a furnace", "what's the best biome"] {
+            assert_eq!(answer(line, &me(None)), None, "{line:?}");
+        }
+    }
+}
