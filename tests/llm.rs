@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use craftmate::safety::disallowed::Disallowed;
 use craftmate::llm::{
-    self, Chat, FALLBACK_DISALLOWED, FALLBACK_ERROR, FALLBACK_SLOW, GgufChat, GgufOptions, Grounding, LlmConfig,
-    MAX_REPLY_CHARS, OpenAiChat, OpenAiOptions, Outcome,
+    self, Chat, ChatRequest, FALLBACK_DISALLOWED, FALLBACK_ERROR, FALLBACK_SLOW, GgufChat, GgufOptions, Grounding,
+    LlmConfig, MAX_REPLY_CHARS, OpenAiChat, OpenAiOptions, Outcome, messages_for,
 };
 use craftmate::logical_form::validate_json;
 use serde_json::{Value, json};
@@ -552,4 +552,29 @@ fn gguf_packed_and_unpacked_weights_both_answer_or_skipped() {
         let c = r.completion.as_ref().expect("a completion");
         assert!(c.prompt_tokens.unwrap_or(0) > 50, "the grounded prompt was read");
     }
+}
+
+#[test]
+fn gguf_reading_on_from_a_kept_prompt_start_answers_the_same_or_skipped() {
+    // In play, prompts share a long start (persona, rules, unchanged facts); the model keeps its
+    // state after that start and reads only the rest. The answer must be the one a model that
+    // read the whole prompt gives.
+    let test = "gguf_reading_on_from_a_kept_prompt_start_answers_the_same_or_skipped";
+    let Some(path) = test_gguf(test) else { return };
+    let load = || GgufChat::load(GgufOptions { max_tokens: 12, temperature: 0.0, ..GgufOptions::new(&path) }).expect("the test GGUF");
+    let ask = |chat: &GgufChat, g: &Grounding, text: &str| {
+        let request = ChatRequest { messages: messages_for(g, text), max_tokens: Some(12), deadline: Instant::now() + Duration::from_secs(120) };
+        chat.complete(&request).expect("an answer")
+    };
+    let warm = load();
+    let mut g = grounding();
+    ask(&warm, &g, "hi there");
+    g.recent_chat.push(("alice".into(), "hi there".into()));
+    ask(&warm, &g, "what is a creeper?");
+    g.recent_chat.push(("alice".into(), "what is a creeper?".into()));
+    let read_on = ask(&warm, &g, "how do I make a furnace?");
+    let whole = ask(&load(), &g, "how do I make a furnace?");
+    assert!(!whole.text.trim().is_empty());
+    assert_eq!(read_on.text, whole.text, "the same answer, with the prompt's start kept or read again");
+    assert_eq!(read_on.prompt_tokens, whole.prompt_tokens);
 }

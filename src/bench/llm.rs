@@ -9,6 +9,9 @@
 //! - `llm_{packed,unpacked}_prompt_tokens` and `_prompt_ms`: reading the prompt.
 //! - `_first_token_ms`: from the request to the first answer token (prompt plus one step).
 //! - `_reply_ms`: the whole answer; `_decode_tokens_per_s`: the answer's tokens a second.
+//! - `_next_prompt_ms`, `_next_first_token_ms`, `_next_reply_ms`: the seventh request of a
+//!   conversation (the same grounding, one more line of chat each time), when the model reads
+//!   only what its prompt does not share with a start it read before.
 
 use super::Figure;
 use crate::llm::{Chat, ChatRequest, GgufChat, GgufOptions, Grounding, LlmError, messages_for};
@@ -52,6 +55,33 @@ pub fn run(model: &Path) -> Result<Vec<Figure>, LlmError> {
         out.push(Figure::new(format!("llm_{label}_first_token_ms"), ms(prompt.as_secs_f64() + per_token), "ms"));
         out.push(Figure::new(format!("llm_{label}_reply_ms"), ms(reply.as_secs_f64()), "ms"));
         out.push(Figure::new(format!("llm_{label}_decode_tokens_per_s"), (10.0 / per_token).round() / 10.0, "tokens/s"));
+        // Play goes on: each next line comes with the same grounding and one more line of chat.
+        // The start that prompts share (persona, rules, facts) is read once, not every time.
+        let mut g = grounding();
+        let mut next = None;
+        for line in [
+            "what is a creeper?",
+            "how do I make a furnace?",
+            "nice, thanks! what should we build next?",
+            "do you like the red cube?",
+            "what is your favourite block?",
+            "haha ok, see you later",
+        ] {
+            g.recent_chat.push(("alice".into(), line.into()));
+            let request =
+                ChatRequest { messages: messages_for(&g, line), max_tokens: Some(40), deadline: Instant::now() + Duration::from_secs(300) };
+            let start = Instant::now();
+            let c = chat.complete(&request)?;
+            next = Some((c, start.elapsed()));
+        }
+        if let Some((c, reply)) = next {
+            let prompt = c.prompt_time.unwrap_or_default().as_secs_f64();
+            let per_token = c.generation_time.as_secs_f64() / c.generated_tokens.unwrap_or(0).max(1) as f64;
+            out.push(Figure::new(format!("llm_{label}_next_prompt_ms"), ms(prompt), "ms"));
+            out.push(Figure::new(format!("llm_{label}_next_first_token_ms"), ms(prompt + per_token), "ms"));
+            out.push(Figure::new(format!("llm_{label}_next_reply_ms"), ms(reply.as_secs_f64()), "ms"));
+            out.push(Figure::new(format!("llm_{label}_next_reply_tokens"), c.generated_tokens.unwrap_or(0) as f64, "tokens"));
+        }
     }
     Ok(out)
 }

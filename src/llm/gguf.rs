@@ -101,6 +101,17 @@ impl Weights {
         }
     }
 
+    /// A copy that shares the weights (reference-counted tensors) and holds the key/value cache
+    /// as it is now: the model having read a prompt's start. `None` for qwen2, whose candle
+    /// model cannot be copied.
+    fn snapshot(&self) -> Option<Weights> {
+        match self {
+            Weights::Llama(m) => Some(Weights::Llama(m.clone())),
+            Weights::Qwen2(_) => None,
+            Weights::Qwen3(m) => Some(Weights::Qwen3(m.clone())),
+        }
+    }
+
     fn clear_kv_cache(&mut self) {
         match self {
             Weights::Llama(m) => m.clear_kv_cache(),
@@ -167,6 +178,32 @@ struct Model {
     options: GgufOptions,
     context_length: usize,
     device: Device,
+    /// The last prompt, and the model having read the start it shared with the one before.
+    read: Read,
+}
+
+/// What the worker keeps of earlier prompts. Prompts in play share a long start (the persona, the
+/// rules, the facts that did not change): the model's state after reading it is kept, so the
+/// next prompt reads only what comes after.
+///
+/// A few states are kept, at different lengths: the recent chat at the end of a prompt moves
+/// on with every line, so the next prompt may share less than the last kept start but still the
+/// persona and the facts before it.
+#[derive(Default)]
+struct Read {
+    last_prompt: Vec<u32>,
+    /// The model after reading each prefix (with its key/value cache), ready to read on; oldest
+    /// first, at most [`KEPT_STATES`].
+    kept: Vec<(Vec<u32>, Weights)>,
+}
+
+/// How many read prompt starts are kept (each holds its key/value cache: for SmolLM2-135M and a
+/// 300-token start, about 14 MB).
+const KEPT_STATES: usize = 4;
+
+/// How many tokens two prompts share at their start.
+fn shared_start(a: &[u32], b: &[u32]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
 
 /// One request for the worker.
@@ -214,7 +251,7 @@ impl GgufChat {
         };
         let info = ModelInfo { architecture, name, context_length, load_time: start.elapsed(), unpacked };
         let max_tokens = options.max_tokens;
-        let model = Model { weights, tokenizer: tokenizer.clone(), options, context_length, device };
+        let model = Model { weights, tokenizer: tokenizer.clone(), options, context_length, device, read: Read::default() };
         let (sender, receiver) = mpsc::channel();
         std::thread::Builder::new()
             .name("llm-gguf".into())
@@ -289,23 +326,58 @@ fn worker(mut model: Model, jobs: Receiver<Job>) {
     }
 }
 
+/// Reads `prompt` into `model.weights` and returns the logits of its last token. The start it
+/// shares with the kept state is not read again; the start it shares with the last prompt is
+/// kept for the next one (at least one token is always read, for the logits).
+fn read_prompt(model: &mut Model, prompt: &[u32]) -> Result<Tensor, LlmError> {
+    let read = &mut model.read;
+    let mut at = 0;
+    let longest = read.kept.iter().filter(|(prefix, _)| prefix.len() < prompt.len() && prompt.starts_with(prefix)).max_by_key(|(p, _)| p.len());
+    match longest {
+        Some((prefix, kept)) => {
+            model.weights = kept.snapshot().expect("a kept model can be copied again");
+            at = prefix.len();
+        }
+        None => model.weights.clear_kv_cache(),
+    }
+    let weights = &mut model.weights;
+    let keep = shared_start(prompt, &read.last_prompt).min(prompt.len() - 1);
+    if keep > at + KEEP_AT_LEAST && weights.snapshot().is_some() {
+        let input = Tensor::new(&prompt[at..keep], &model.device)?.unsqueeze(0)?;
+        weights.forward(&input, at)?;
+        at = keep;
+        if let Some(w) = weights.snapshot() {
+            read.kept.push((prompt[..keep].to_vec(), w));
+            if read.kept.len() > KEPT_STATES {
+                read.kept.remove(0);
+            }
+        }
+    }
+    tracing::debug!(from = at, read = prompt.len() - at, "gguf prompt: the rest read");
+    let input = Tensor::new(&prompt[at..], &model.device)?.unsqueeze(0)?;
+    let logits = weights.forward(&input, at)?;
+    read.last_prompt = prompt.to_vec();
+    Ok(logits)
+}
+
+/// A shared start shorter than this past the kept one is not worth a snapshot.
+const KEEP_AT_LEAST: usize = 16;
+
 /// Greedy or seeded sampling from `job.prompt` until an end-of-turn token, `max_tokens` or the deadline.
 fn generate(model: &mut Model, job: &Job) -> Result<Completion, LlmError> {
-    let Model { weights, tokenizer, options, context_length, device } = model;
+    let start = Instant::now();
+    let mut logits = read_prompt(model, &job.prompt)?;
+    let prompt_time = start.elapsed();
+    let Model { weights, tokenizer, options, context_length, device, .. } = model;
     // Stop a little before the deadline so a partial answer still reaches the waiting caller.
     let budget = job.deadline.saturating_duration_since(Instant::now());
     let soft_deadline = job.deadline - (budget / 10).min(Duration::from_millis(100));
     let late = || job.cancelled.load(Ordering::Relaxed) || Instant::now() >= soft_deadline;
-    weights.clear_kv_cache();
     let temperature = (options.temperature > 0.0).then_some(options.temperature);
     let mut sampler = LogitsProcessor::new(options.seed, temperature, None);
     let mut context: Vec<u32> = job.prompt.clone();
     let mut generated: Vec<u32> = Vec::new();
 
-    let start = Instant::now();
-    let input = Tensor::new(job.prompt.as_slice(), device)?.unsqueeze(0)?;
-    let mut logits = weights.forward(&input, 0)?;
-    let prompt_time = start.elapsed();
     let gen_start = Instant::now();
     let mut truncated = false;
     loop {

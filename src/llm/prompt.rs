@@ -52,18 +52,20 @@ impl Grounding {
              no emojis, and never write commands or text starting with a slash. You cannot run commands or change \
              the world by talking; players give you building jobs in their own words.\n"
         );
+        // What never changes comes first and what changes last: an in-process model keeps its
+        // state after reading the start that prompts share, and reads only the rest.
+        p.push_str(
+            "Only the facts below are known about this world. If asked about anything else in this world (where \
+             something is, what someone did, what is in a chest), say that you are not sure; never make it up. \
+             General Minecraft knowledge, like crafting recipes, is fine to share.\n",
+        );
         p.push_str("Facts about this world right now:\n");
         match self.doing.as_deref().map(|d| one_line(d, MAX_ITEM_CHARS)).filter(|d| !d.is_empty()) {
             Some(doing) => p.push_str(&format!("- You are {doing}.\n")),
             None => p.push_str("- You are not doing anything at the moment.\n"),
         }
         p.push_str(&format!("- Named things near you: {}.\n", list(&self.nearby, "none that you know of")));
-        p.push_str(&format!("- Players here: {}.\n", list(&self.players, "none that you know of")));
-        p.push_str(
-            "Only these facts are known about this world. If asked about anything else in this world (where \
-             something is, what someone did, what is in a chest), say that you are not sure; never make it up. \
-             General Minecraft knowledge, like crafting recipes, is fine to share.",
-        );
+        p.push_str(&format!("- Players here: {}.", list(&self.players, "none that you know of")));
         let start = self.recent_chat.len().saturating_sub(MAX_RECENT_CHAT);
         let recent: Vec<String> = self.recent_chat[start..]
             .iter()
