@@ -230,13 +230,8 @@ fn a_hundred_kills_at_random_moments_lose_nothing_committed() {
     use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x2545_f491_4f6c_dd1d);
     let name = |i: u64| format!("blob{}{}", (b'a' + (i / 26) as u8) as char, (b'a' + (i % 26) as u8) as char);
     // The newest build whose plan is in the file: a newer one after a kill means the kill came
     // mid-build. (Opened read-write, as the bot opens it: after a kill only a writer may
@@ -266,13 +261,13 @@ fn a_hundred_kills_at_random_moments_lose_nothing_committed() {
         let _ = stdin.write_all(format!("/tp {x} 5 {z}\nno\nbuild a red cube\ncall that {wanted}\n").as_bytes());
         let delay = if round % 2 == 0 {
             // Any moment from the start of the process to well into the build and the rename.
-            Duration::from_millis(next() % 2500)
+            Duration::from_millis(rng.random_range(0..2500))
         } else {
             // A moment once the build has begun (its plan is in the file).
             while unfinished() <= before && start.elapsed() < Duration::from_secs(30) {
                 std::thread::sleep(Duration::from_millis(2));
             }
-            start.elapsed() + Duration::from_millis(next() % 300)
+            start.elapsed() + Duration::from_millis(rng.random_range(0..300))
         };
         let mut lines = Vec::new();
         while start.elapsed() < delay {

@@ -112,6 +112,10 @@ impl Weights {
         }
     }
 
+    fn can_snapshot(&self) -> bool {
+        !matches!(self, Weights::Qwen2(_))
+    }
+
     fn clear_kv_cache(&mut self) {
         match self {
             Weights::Llama(m) => m.clear_kv_cache(),
@@ -342,7 +346,7 @@ fn read_prompt(model: &mut Model, prompt: &[u32]) -> Result<Tensor, LlmError> {
     }
     let weights = &mut model.weights;
     let keep = shared_start(prompt, &read.last_prompt).min(prompt.len() - 1);
-    if keep > at + KEEP_AT_LEAST && weights.snapshot().is_some() {
+    if keep > at + KEEP_AT_LEAST && weights.can_snapshot() {
         let input = Tensor::new(&prompt[at..keep], &model.device)?.unsqueeze(0)?;
         weights.forward(&input, at)?;
         at = keep;
