@@ -9,12 +9,14 @@
 //! store) and [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers
 //! chit-chat with a local language model, safely. [`live`] is the World over a real server
 //! (azalea). [`web`] serves a page to watch and talk to the bot. Only the [`world`]
-//! implementations know whether Minecraft is real.
+//! implementations know whether Minecraft is real. Every word list the modules read chat with
+//! lives once in `data/lexicon.toml`, loaded by [`lexicon`].
 
 pub mod agent;
 pub mod bench;
 pub mod dialogue;
 pub mod interpreter;
+pub mod lexicon;
 pub mod live;
 pub mod llm;
 pub mod logical_form;
