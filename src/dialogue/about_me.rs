@@ -6,6 +6,7 @@
 //! name, what it is doing, where it stands, what it can do), so the answer comes from them, at
 //! once, the same every time.
 
+use crate::lexicon::{Class, Group, lexicon};
 use crate::world::Pos;
 
 /// What the bot knows of itself when a question comes.
@@ -16,43 +17,43 @@ pub struct Me<'a> {
     pub at: Pos,
 }
 
-/// Words that put a line about the bot: "you", "your", and their chat spellings.
-const YOU: &[&str] = &["you", "your", "yours", "yourself", "u", "ur", "youre", "you're", "ya"];
-/// Words a question opens with.
-const ASKING: &[&str] = &[
-    "what", "what's", "whats", "who", "who's", "whos", "where", "where's", "wheres", "when", "why", "how", "which", "are",
-    "r", "do", "does", "can", "could", "will", "would", "have", "did", "is", "were", "tell",
-];
-
-/// The answer to `text` if it is a question about the bot itself.
+/// The answer to `text` if it is a question about the bot itself. It is one when it holds a word
+/// of the lexicon's `[you]` and asks (a `?`, or a `[question_openings]` word first); the topic
+/// is the first of `[about_me]` whose words it holds.
 pub fn answer(text: &str, me: &Me) -> Option<String> {
+    let lx = lexicon();
     let t = text.to_lowercase();
     let words: Vec<&str> = t.split(|c: char| !(c.is_alphanumeric() || c == '\'')).filter(|w| !w.is_empty()).collect();
-    let about_me = words.iter().any(|w| YOU.contains(w));
-    let asks = t.trim_end().ends_with('?') || words.first().is_some_and(|w| ASKING.contains(w));
+    let about_me = words.iter().any(|w| lx.is(Class::You, w));
+    let asks = t.trim_end().ends_with('?') || words.first().is_some_and(|w| lx.is(Class::QuestionOpening, w));
     if !(about_me && asks) {
         return None;
     }
-    let has = |list: &[&str]| words.iter().any(|w| list.contains(w));
+    let says = |topic: &str| {
+        lx.words_for(Group::AboutMe, topic).iter().any(|p| {
+            let p: Vec<&str> = p.split(' ').collect();
+            words.windows(p.len()).any(|w| w == p.as_slice())
+        })
+    };
     let name = me.name;
-    Some(if has(&["robot", "bot", "ai", "human", "real", "person", "alive", "chatgpt", "gpt", "model", "llm", "program", "npc"]) {
+    Some(if says("bot") {
         format!("I'm {name}, a bot: a building helper that runs right here on your computer, offline.")
-    } else if has(&["name", "called"]) || t.contains("who are") || t.contains("who r") {
+    } else if says("name") {
         format!("I'm {name}, a building helper. Ask me to build, dig or fetch things.")
-    } else if has(&["made", "make", "created", "create", "wrote", "built", "programmed", "owns", "owner"]) && has(&["who"]) {
+    } else if says("maker") && says("who") {
         format!("I'm {name}, open-source software that runs on your own computer; nobody else is listening.")
-    } else if t.contains("how are") || t.contains("how 're") || t.contains("how r ") || has(&["feel", "feeling"]) {
+    } else if says("feeling") {
         "I'm good, thanks — ready to build! What would you like?".into()
-    } else if has(&["doing", "busy", "working", "up"]) {
+    } else if says("doing") {
         match &me.doing {
             Some(task) => format!("I'm {task}."),
             None => "Nothing right now. What shall we build?".into(),
         }
-    } else if has(&["where"]) {
+    } else if says("where") {
         format!("I'm at {} {} {}.", me.at.x, me.at.y, me.at.z)
-    } else if has(&["old", "age", "born", "birthday"]) {
+    } else if says("age") {
         "I have no age: I started when you ran me.".into()
-    } else if has(&["like", "love", "favourite", "favorite", "prefer", "enjoy", "hate", "want", "think"]) {
+    } else if says("likes") {
         "I don't have favourites; building is what I like best. Want me to build something?".into()
     } else {
         format!(

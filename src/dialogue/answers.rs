@@ -1,35 +1,42 @@
 //! How a player's line reads as the answer to a question the bot asked: yes or no, and which of
 //! the offered choices it names — by its words, by order, by a name the player gave it, or by
 //! looking at it. The question state machine ([`super::waiting`]) decides what the answer does.
+//! The words (yes, no, ordinals, the small words around a choice) are the lexicon's.
 
 use crate::interpreter::context::Turn;
+use crate::lexicon::{Class, Values, lexicon};
 use crate::interpreter::problem::Choice;
 use crate::logical_form::tokenize;
 use crate::memory::Memory;
 use crate::world::World;
 
-const YES: &[&str] = &["yes", "y", "yeah", "yep", "yup", "sure", "ok", "okay", "confirm", "certainly", "absolutely", "please", "correct", "do"];
-const NO: &[&str] = &["no", "n", "nope", "nah", "cancel", "don't", "do n't", "never", "stop", "wait", "abort"];
-
-/// A yes/no answer, if the chat is one.
+/// A yes/no answer, if the chat is one: it starts with a word or phrase of the lexicon's `[no]`
+/// ("nope", "don't", "never mind") or `[yes]` ("yeah", "go ahead").
 pub fn yes_no(words: &[String]) -> Option<bool> {
-    let first = words.first()?.as_str();
-    let joined = words.join(" ");
-    if NO.contains(&first) || joined.starts_with("do n't") || joined.starts_with("never mind") {
+    if lexicon().phrase_at(Class::No, words, 0).is_some() {
         Some(false)
-    } else if YES.contains(&first) || joined.starts_with("go ahead") {
+    } else if lexicon().phrase_at(Class::Yes, words, 0).is_some() {
         Some(true)
     } else {
         None
     }
 }
 
+/// Words an answer wraps a choice in ("I mean *the* red *one*"): `[answer_fillers]`.
+fn is_filler(word: &str) -> bool {
+    lexicon().is(Class::AnswerFiller, word)
+}
+
+/// The position a word names: "second", "2nd", "2", "two".
+fn position(word: &str) -> Option<usize> {
+    let n = lexicon().ordinal(word).or_else(|| lexicon().value(Values::Number, word).map(|v| v as i64)).or_else(|| word.parse().ok())?;
+    usize::try_from(n).ok()
+}
+
 /// Which choice an answer names: by its words ("the red one", "blue"), by order ("the first",
 /// "2", "the second one"), or `None`.
 pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
-    const ORDINALS: &[&[&str]] = &[&["first", "1", "1st", "one"], &["second", "2", "2nd", "two"], &["third", "3", "3rd", "three"], &["fourth", "4", "4th", "four"]];
-    let ignore = ["the", "a", "an", "one", "that", "this", "please", "i", "mean", "meant", "it", "is", "'s"];
-    let content: Vec<&String> = words.iter().filter(|w| !ignore.contains(&w.as_str())).collect();
+    let content: Vec<&String> = words.iter().filter(|w| !is_filler(w)).collect();
     // Score each choice by content words its label shares with the answer.
     let scores: Vec<usize> = choices.iter().map(|c| content.iter().filter(|w| c.label.split_whitespace().any(|l| l == w.as_str())).count()).collect();
     let best = *scores.iter().max()?;
@@ -38,12 +45,11 @@ pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
     }
     // "one" is an ordinal only on its own ("one", "number one"): in "that one" or "the big one"
     // it stands for the thing, and must not silently pick the first choice.
-    let bare_one = content.is_empty() && words.iter().any(|w| w == "one") && !words.iter().any(|w| matches!(w.as_str(), "that" | "this" | "it"));
-    let counted = |w: &String| w != "one" || bare_one;
-    for (i, names) in ORDINALS.iter().enumerate().take(choices.len()) {
-        if words.iter().filter(|w| counted(w)).any(|w| names.contains(&w.as_str())) {
-            return Some(i);
-        }
+    let bare_one = content.is_empty() && words.iter().any(|w| w == "one") && !words.iter().any(|w| lexicon().is(Class::Pointing, w));
+    let counted = |w: &&String| *w != "one" || bare_one;
+    let named: Vec<usize> = words.iter().filter(counted).filter_map(|w| position(w)).collect();
+    if let Some(i) = (0..choices.len()).find(|i| named.contains(&(i + 1))) {
+        return Some(i);
     }
     if words.iter().any(|w| w == "last") {
         return Some(choices.len() - 1);
@@ -55,8 +61,7 @@ pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
 /// labels (colour and shape) cannot tell them apart.
 pub fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Option<usize> {
     use crate::memory::query::names::word_key;
-    const FILLER: &[&str] = &["the", "a", "an", "one", "that", "this", "it", "please", "i", "mean", "meant", "is", "'s"];
-    let keys: Vec<String> = words.iter().filter(|w| !FILLER.contains(&w.as_str())).map(|w| word_key(w)).collect();
+    let keys: Vec<String> = words.iter().filter(|w| !is_filler(w)).map(|w| word_key(w)).collect();
     if keys.is_empty() {
         return None;
     }
@@ -79,7 +84,7 @@ pub fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Op
 /// "That one" / "this one": the choice the speaker is looking at, if any.
 pub fn looked_choice(speaker: &str, text: &str, choices: &[Choice], world: &dyn World, memory: &mut Memory) -> Option<usize> {
     let words = tokenize(text);
-    let pointing = words.iter().any(|w| matches!(w.as_str(), "that" | "this" | "it" | "there" | "here"));
+    let pointing = words.iter().any(|w| [Class::Pointing, Class::Here, Class::There].into_iter().any(|c| lexicon().is(c, w)));
     if !pointing || words.len() > 4 {
         return None;
     }

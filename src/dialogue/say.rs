@@ -2,6 +2,7 @@
 //! no language model is configured. Lines vary (picked by the chat's text, so the same question
 //! gets the same answer — deterministic for tests — but different questions get different lines).
 
+use crate::lexicon::{Class, lexicon};
 use crate::logical_form::{CapabilityTopic, LogicalForm};
 use crate::schematics::known_shapes;
 
@@ -52,10 +53,10 @@ pub fn chit_chat(text: &str) -> String {
 pub fn small_talk(text: &str) -> Option<String> {
     let t = text.to_lowercase();
     let first = t.split_whitespace().next();
-    if ["hello", "hi", "hey", "howdy", "yo", "greetings", "hiya", "sup"].iter().any(|g| first == Some(g)) {
+    if first.is_some_and(|w| lexicon().is(Class::Greeting, w)) {
         return Some(pick(&["Hello! What shall we build?", "Hi there! Need a hand?", "Hey! I'm ready when you are."], &t).into());
     }
-    for part in ["morning", "afternoon", "evening"] {
+    for part in lexicon().words(Class::TimeOfDay) {
         if t.starts_with(&format!("good {part}")) {
             return Some(format!("Good {part}! What shall we build today?"));
         }

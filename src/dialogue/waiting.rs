@@ -23,6 +23,7 @@
 use super::answers::{choose, yes_no};
 use crate::interpreter::actions::Plan;
 use crate::interpreter::problem::Choice;
+use crate::lexicon::{Class, lexicon};
 use crate::logical_form::{DialogueType, LogicalForm};
 use crate::memory::MemoryId;
 
@@ -120,7 +121,7 @@ impl Asked {
                 None => done(Next::New { note: Some("I'll leave it for now.") }),
             },
             Waiting::Amend { chat, lf } => {
-                let dropped = matches!(words.join(" ").as_str(), "never mind" | "nevermind" | "nothing" | "forget it" | "cancel" | "no" | "nope");
+                let dropped = lexicon().is(Class::Cancel, &words.join(" "));
                 if dropped {
                     done(Next::Say("Okay, never mind.".into()))
                 } else if words.first().is_some_and(|w| w == "stop") {

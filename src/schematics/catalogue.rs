@@ -2,10 +2,12 @@
 //!
 //! Players say "cubes", "a ball", "some steps", "a stone tower": the catalogue turns such a word
 //! into one [`ShapeKind`], tolerating plurals, extra words around the shape word, and "hollow" or
-//! "solid" folded into the name. Everything else in the module works on the kind, so adding a
-//! synonym is one line here.
+//! "solid" folded into the name. Everything else in the module works on the kind. The words are
+//! the lexicon's `[shapes]` (the first word of a family is its name), so adding a synonym is one
+//! word in `data/lexicon.toml`.
 
 use super::SchematicError;
+use crate::lexicon::{Class, Group, lexicon};
 
 /// A shape family: one generator each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,67 +38,40 @@ pub(crate) enum ShapeKind {
 
 use ShapeKind::*;
 
-/// Every accepted word, singular. The first word listed for a kind is its name in
-/// [`known_shapes`].
-const WORDS: &[(&str, ShapeKind)] = &[
-    ("cube", Cuboid),
-    ("cuboid", Cuboid),
-    ("box", Cuboid),
-    ("block", Cuboid),
-    ("crate", Cuboid),
-    ("square", Square),
-    ("rectangle", Rectangle),
-    ("floor", Floor),
-    ("platform", Floor),
-    ("pad", Floor),
-    ("wall", Wall),
-    ("line", Line),
-    ("row", Line),
-    ("sphere", Sphere),
-    ("ball", Sphere),
-    ("orb", Sphere),
-    ("globe", Sphere),
-    ("dome", Dome),
-    ("hemisphere", Dome),
-    ("ellipsoid", Ellipsoid),
-    ("egg", Ellipsoid),
-    ("spheroid", Ellipsoid),
-    ("pyramid", Pyramid),
-    ("tower", Tower),
-    ("turret", Tower),
-    ("pillar", Pillar),
-    ("column", Pillar),
-    ("post", Pillar),
-    ("pole", Pillar),
-    ("arch", Arch),
-    ("archway", Arch),
-    ("circle", Disk),
-    ("disk", Disk),
-    ("disc", Disk),
-    ("ring", Ring),
-    ("hoop", Ring),
-    ("cylinder", Cylinder),
-    ("triangle", Triangle),
-    ("stairs", Stairs),
-    ("staircase", Stairs),
-    ("stairway", Stairs),
-    ("steps", Stairs),
-    ("stair", Stairs),
-    ("step", Stairs),
-    ("house", House),
-    ("home", House),
-    ("cottage", House),
-    ("hut", Hut),
-    ("shack", Hut),
-    ("cabin", Hut),
-    ("shed", Hut),
-    ("bridge", Bridge),
-    ("fence", Fence),
-    ("pen", Fence),
-    ("enclosure", Fence),
-];
-
 impl ShapeKind {
+    const ALL: [ShapeKind; 22] = [
+        Cuboid, Square, Rectangle, Floor, Wall, Line, Sphere, Dome, Ellipsoid, Pyramid, Tower, Pillar, Arch, Disk,
+        Ring, Cylinder, Triangle, Stairs, House, Hut, Bridge, Fence,
+    ];
+
+    /// The family's key in the lexicon's `[shapes]`, where its words are.
+    fn key(self) -> &'static str {
+        match self {
+            Cuboid => "cuboid",
+            Square => "square",
+            Rectangle => "rectangle",
+            Floor => "floor",
+            Wall => "wall",
+            Line => "line",
+            Sphere => "sphere",
+            Dome => "dome",
+            Ellipsoid => "ellipsoid",
+            Pyramid => "pyramid",
+            Tower => "tower",
+            Pillar => "pillar",
+            Arch => "arch",
+            Disk => "disk",
+            Ring => "ring",
+            Cylinder => "cylinder",
+            Triangle => "triangle",
+            Stairs => "stairs",
+            House => "house",
+            Hut => "hut",
+            Bridge => "bridge",
+            Fence => "fence",
+        }
+    }
+
     /// Whether the shape is a shell unless the player says "solid". Domes and towers are
     /// hollow by nature (a solid tower is a pillar); a ring is a hollow disk by definition.
     pub(crate) fn hollow_by_default(self) -> bool {
@@ -113,8 +88,12 @@ pub(crate) struct Resolved {
     pub hollow_hint: Option<bool>,
 }
 
+/// A singular shape word (the lexicon's `[shapes]`) as the word as listed and its family.
 fn lookup(word: &str) -> Option<(&'static str, ShapeKind)> {
-    WORDS.iter().find(|(w, _)| *w == word).copied()
+    let key = lexicon().shape(word)?;
+    let kind = ShapeKind::ALL.into_iter().find(|k| k.key() == key)?;
+    let listed = lexicon().words_for(Group::Shape, key).iter().find(|w| *w == word)?;
+    Some((listed.as_str(), kind))
 }
 
 /// The word itself, else the word without a plural ending ("boxes" → "box", "cubes" → "cube").
@@ -129,10 +108,8 @@ fn lookup_singular(word: &str) -> Option<(&'static str, ShapeKind)> {
 pub(crate) fn resolve(name: &str) -> Result<Resolved, SchematicError> {
     let text = name.trim().to_lowercase().replace(['_', '-'], " ");
     let words: Vec<&str> = text.split_whitespace().collect();
-    let hollow_hint = words.iter().rev().find_map(|w| match *w {
-        "hollow" | "empty" => Some(true),
-        "solid" | "filled" | "full" => Some(false),
-        _ => None,
+    let hollow_hint = words.iter().rev().find_map(|w| {
+        if lexicon().is(Class::Hollow, w) { Some(true) } else { lexicon().is(Class::Solid, w).then_some(false) }
     });
     let joined = words.concat();
     let found = lookup_singular(&joined).or_else(|| words.iter().rev().find_map(|w| lookup_singular(w)));
@@ -142,22 +119,17 @@ pub(crate) fn resolve(name: &str) -> Result<Resolved, SchematicError> {
     }
 }
 
-/// One name per shape family, for answering "what can you build?".
+/// One name per shape family (the first of its words), for answering "what can you build?".
 pub fn known_shapes() -> Vec<&'static str> {
-    let mut seen = Vec::new();
-    let mut names = Vec::new();
-    for &(word, kind) in WORDS {
-        if !seen.contains(&kind) {
-            seen.push(kind);
-            names.push(word);
-        }
-    }
-    names
+    ShapeKind::ALL
+        .into_iter()
+        .filter_map(|k| lexicon().words_for(Group::Shape, k.key()).first().map(String::as_str))
+        .collect()
 }
 
 /// Every singular shape word accepted, synonyms included (plurals of these are accepted too).
 pub fn shape_words() -> Vec<&'static str> {
-    WORDS.iter().map(|(w, _)| *w).collect()
+    lexicon().meanings(Group::Shape).flat_map(|(_, words)| words.iter().map(String::as_str)).collect()
 }
 
 /// Whether `word` (singular or plural, any case) names a shape the bot can build.
@@ -196,6 +168,14 @@ mod tests {
             assert!(!is_known_shape(w), "{w}");
         }
         assert_eq!(resolve(" zigurat ").unwrap_err(), SchematicError::UnknownShape("zigurat".into()));
+    }
+
+    #[test]
+    fn every_family_is_in_the_lexicon_and_nothing_else() {
+        for (key, _) in lexicon().meanings(Group::Shape) {
+            assert!(ShapeKind::ALL.iter().any(|k| k.key() == key), "[shapes] {key} is no shape family");
+        }
+        assert!(ShapeKind::ALL.iter().all(|k| !lexicon().words_for(Group::Shape, k.key()).is_empty()));
     }
 
     #[test]

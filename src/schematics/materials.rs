@@ -24,6 +24,7 @@
 //! snow → snow_block, clay → terracotta. An explicit `minecraft:` id is always taken literally.
 
 use super::SchematicError;
+use crate::lexicon::lexicon;
 use crate::world::Block;
 use crate::world::blocks::canonical_colour;
 
@@ -68,39 +69,28 @@ const BRICKS: &[&str] = &[
 ];
 const SANDSTONES: &[&str] = &["sandstone", "red_sandstone"];
 
-/// Material words that are not (or should not be taken as) block ids.
+/// Dyed families by their plain block (what the family is when no colour is said).
+// lexicon: block ids (game knowledge: which blocks come in every colour), not words.
+const DYED: &[(&str, &str)] = &[
+    ("stained_glass", "glass"),
+    ("wool", "white_wool"),
+    ("concrete", "white_concrete"),
+    ("concrete_powder", "white_concrete_powder"),
+    ("terracotta", "terracotta"),
+    ("glazed_terracotta", "white_glazed_terracotta"),
+];
+
+/// A material word (the lexicon's `[materials]`: "wooden", "stone", "clay") as the family, group
+/// or block its usual block belongs to.
 fn material_word(w: &str) -> Option<Material> {
-    use Material::*;
-    let exact = |name: &str| Some(Exact(block(name)));
-    match w {
-        "wood" | "wooden" | "plank" | "planks" | "timber" | "lumber" => Some(Group(WOOD_PLANKS)),
-        "log" | "logs" => Some(Group(LOGS)),
-        "stone" | "stony" | "rock" | "rocks" => Some(Group(STONES)),
-        "brick" | "bricks" => Some(Group(BRICKS)),
-        "sand" | "sandstone" => Some(Group(SANDSTONES)),
-        "red_sand" => exact("red_sandstone"),
-        "cobble" => exact("cobblestone"),
-        "glass" | "stained_glass" => Some(Dyed { family: "stained_glass", plain: "glass" }),
-        "wool" | "cloth" => Some(Dyed { family: "wool", plain: "white_wool" }),
-        "concrete" => Some(Dyed { family: "concrete", plain: "white_concrete" }),
-        "concrete_powder" => Some(Dyed { family: "concrete_powder", plain: "white_concrete_powder" }),
-        "terracotta" | "clay" | "hardened_clay" => Some(Dyed { family: "terracotta", plain: "terracotta" }),
-        "glazed_terracotta" => Some(Dyed { family: "glazed_terracotta", plain: "white_glazed_terracotta" }),
-        "gold" | "golden" => exact("gold_block"),
-        "iron" | "metal" | "steel" => exact("iron_block"),
-        "diamond" | "diamonds" => exact("diamond_block"),
-        "emerald" | "emeralds" => exact("emerald_block"),
-        "lapis" | "lapis_lazuli" => exact("lapis_block"),
-        "quartz" | "marble" => exact("quartz_block"),
-        "snow" => exact("snow_block"),
-        "ice" => exact("packed_ice"),
-        "granite" => exact("polished_granite"),
-        "diorite" => exact("polished_diorite"),
-        "andesite" => exact("polished_andesite"),
-        "deepslate" => exact("deepslate_bricks"),
-        "leaves" | "leaf" => exact("oak_leaves"),
-        _ => None,
+    let usual = lexicon().material(w)?;
+    if let Some(group) = [WOOD_PLANKS, LOGS, STONES, BRICKS, SANDSTONES].into_iter().find(|g| g[0] == usual) {
+        return Some(Material::Group(group));
     }
+    Some(match DYED.iter().find(|(_, plain)| *plain == usual) {
+        Some(&(family, plain)) => Material::Dyed { family, plain },
+        None => Material::Exact(block(usual)),
+    })
 }
 
 /// A registry id, honoured only if something can be built of it.

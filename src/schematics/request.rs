@@ -11,6 +11,7 @@
 //! own way; see their files.
 
 use super::numbers::read_number;
+use crate::lexicon::{Class, Dimension, lexicon};
 use serde::{Deserialize, Serialize};
 
 /// A request for a shape. Only `name` is required; every other field is what the player said, if
@@ -56,64 +57,35 @@ pub struct Dimensions {
     pub thickness: Option<i32>,
 }
 
-/// Which field a number goes into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Field {
-    Size,
-    Radius,
-    Width,
-    Height,
-    Length,
-    Depth,
-    Thickness,
-}
+/// Which field a number goes into: the measure a word names.
+type Field = Dimension;
 
-/// Words naming a measure, usable before the number ("width 4", "radius of 3") or after it
-/// ("4 wide", "10 blocks tall", "3 radius").
+/// Words naming a measure (the lexicon's `[dimensions]`), usable before the number ("width 4",
+/// "radius of 3") or after it ("4 wide", "10 blocks tall", "3 radius").
 fn axis_word(w: &str) -> Option<Field> {
-    Some(match w {
-        "size" | "diameter" | "steps" | "stairs" => Field::Size,
-        "radius" => Field::Radius,
-        "wide" | "width" | "across" | "broad" | "breadth" => Field::Width,
-        "tall" | "high" | "height" | "layers" | "layer" | "up" => Field::Height,
-        "long" | "length" => Field::Length,
-        "deep" | "depth" => Field::Depth,
-        "thick" | "thickness" => Field::Thickness,
-        _ => return None,
-    })
+    lexicon().dimension(w)
 }
 
-/// Axis words that can come before their number: nouns only ("width 4"), since an adjective
-/// before a number ("wide 4") is not how people talk and would steal numbers meant for later.
+/// Axis words that can come before their number: nouns only ("width 4", `[measure_nouns]`), since
+/// an adjective before a number ("wide 4") is not how people talk and would steal numbers meant
+/// for later.
 fn leading_axis_word(w: &str) -> Option<Field> {
-    match w {
-        "size" | "diameter" | "radius" | "width" | "breadth" | "height" | "length" | "depth"
-        | "thickness" => axis_word(w),
-        _ => None,
-    }
+    lexicon().is(Class::MeasureNoun, w).then(|| axis_word(w)).flatten()
 }
 
-/// Words between a number and what it measures: "10 *blocks* tall", "3 *blocks in* radius".
-const UNITS: &[&str] =
-    &["block", "blocks", "meter", "meters", "metre", "metres", "m", "tile", "tiles", "unit", "units"];
-
-/// Words between a measure noun and its number: "a radius *of* 3", "width *is* 4".
-#[rustfmt::skip]
-const FILLERS: &[&str] = &[
-    "of", "is", "=", ":", "to", "be", "a", "an", "the",
-    "about", "around", "roughly", "approximately", "exactly",
-];
-
+/// Units between a number and what it measures: "10 *blocks* tall" (`[units]`).
 fn is_unit(w: &str) -> bool {
-    UNITS.contains(&w)
+    lexicon().unit(w).is_some()
 }
 
+/// Words between a measure noun and its number: "a radius *of* 3" (`[measure_glue]`).
 fn is_filler(w: &str) -> bool {
-    FILLERS.contains(&w)
+    lexicon().is(Class::MeasureGlue, w)
 }
 
+/// "5 *by* 3", "4 *x* 4" (`[by]`).
 fn is_by(w: &str) -> bool {
-    matches!(w, "by" | "x" | "×" | "*" | "times")
+    lexicon().is(Class::By, w)
 }
 
 /// Lower-cased tokens, with "5x3x2" split into "5 x 3 x 2", "twenty-five" and "10-block" split at

@@ -24,32 +24,37 @@
 //! a sphere's diameter, a tower's height, a wall's length).
 
 use super::{SchematicError, ShapeRequest};
+use crate::lexicon::{Group, lexicon};
 
 /// The scale used when the player gives no size word.
 pub const DEFAULT_SCALE: i64 = 5;
 
-/// The base scale a size word names, if it is one.
+/// The base scale a size word names, if it is one. The words are the lexicon's `[sizes]`; a
+/// word that also stretches a measure ("tall", "short") stretches it instead.
 fn scale_word(w: &str) -> Option<i64> {
-    Some(match w {
-        "tiny" | "mini" | "miniature" | "teeny" | "minuscule" => 2,
-        "small" | "little" | "smallish" => 3,
-        "medium" | "normal" | "regular" | "average" | "moderate" | "standard" => DEFAULT_SCALE,
-        "big" | "large" | "biggish" | "sizable" | "sizeable" => 7,
-        "huge" | "giant" | "gigantic" | "massive" | "enormous" | "colossal" | "immense" | "humongous"
-        | "vast" | "mega" => 11,
-        _ => return None,
+    if stretch_word(w).is_some() {
+        return None;
+    }
+    // lexicon: the size classes (the keys of [sizes]) and their scales, not words.
+    Some(match lexicon().size(w)? {
+        "tiny" => 2,
+        "small" => 3,
+        "big" => 7,
+        "huge" => 11,
+        _ => DEFAULT_SCALE,
     })
 }
 
-/// The axis a stretch word acts on, and in which direction.
+/// The axis a stretch word (the lexicon's `[stretch]`) acts on, and in which direction.
 fn stretch_word(w: &str) -> Option<(Axis, i32)> {
-    Some(match w {
-        "tall" | "high" => (Axis::Height, 1),
-        "short" | "low" | "flat" => (Axis::Height, -1),
-        "wide" | "broad" | "fat" => (Axis::Width, 1),
-        "thin" | "narrow" | "skinny" | "slim" => (Axis::Width, -1),
-        "long" => (Axis::Length, 1),
-        "thick" => (Axis::Thickness, 1),
+    // lexicon: the stretches (the keys of [stretch]), not words.
+    Some(match lexicon().meaning(Group::Stretch, w)? {
+        "taller" => (Axis::Height, 1),
+        "shorter" => (Axis::Height, -1),
+        "wider" => (Axis::Width, 1),
+        "thinner" => (Axis::Width, -1),
+        "longer" => (Axis::Length, 1),
+        "thicker" => (Axis::Thickness, 1),
         _ => return None,
     })
 }
@@ -123,6 +128,7 @@ pub(crate) struct Sizing<'a> {
 impl<'a> Sizing<'a> {
     /// Reads the size words and checks every number the player gave is at least 1.
     pub(crate) fn new(req: &'a ShapeRequest) -> Result<Sizing<'a>, SchematicError> {
+        // lexicon: words the bot says in an error message, not words it reads.
         let named = [
             ("size", req.size, "big"),
             ("radius", req.radius, "in radius"),

@@ -9,19 +9,22 @@ use std::ops::Range;
 use serde_json::{Value, json};
 
 use super::form_json;
+use crate::lexicon::{Class, lexicon};
+use crate::logical_form::RelativeDirection;
 
-const UNITS: &[&str] = &["block", "blocks", "step", "steps", "space", "spaces", "meter", "meters", "metres"];
-
+/// The form's direction for a direction word: left, right, front and back in the lexicon's
+/// `[relative]`; a compass word is FRONT, since the form has no compass (see above).
 fn direction(w: &str) -> Option<&'static str> {
-    Some(match w {
-        "left" => "LEFT",
-        "right" => "RIGHT",
-        "front" | "ahead" | "forward" => "FRONT",
-        "behind" | "back" => "BACK",
-        // The form has no compass: FRONT stands in, and the words decide (see above).
-        "north" | "south" | "east" | "west" => "FRONT",
-        _ => return None,
-    })
+    if lexicon().compass(w).is_some() {
+        return Some(RelativeDirection::Front.as_str());
+    }
+    let d = lexicon().relative(w)?;
+    matches!(d, RelativeDirection::Left | RelativeDirection::Right | RelativeDirection::Front | RelativeDirection::Back).then(|| d.as_str())
+}
+
+/// Units and small words between a number and its direction: "5 *blocks to my* right".
+fn is_glue(w: &str) -> bool {
+    lexicon().unit(w).is_some() || lexicon().is(Class::DirectionGlue, w)
 }
 
 /// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me)" in the step, ending the step
@@ -33,15 +36,15 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &
             continue;
         }
         let mut j = k + 1;
-        while j < end && (UNITS.contains(&tokens[j].as_str()) || matches!(tokens[j].as_str(), "to" | "in" | "the" | "my" | "your")) {
+        while j < end && is_glue(&tokens[j]) {
             j += 1;
         }
         let Some(dir) = tokens.get(j).filter(|_| j < end).and_then(|w| direction(w)) else { continue };
         let mut last = j;
         // "of me", "from here": the speaker; "of the tower": another thing (the flag).
         if matches!(tokens.get(j + 1).map(String::as_str), Some("of" | "from")) && j + 1 < end {
-            match tokens.get(j + 2).map(String::as_str) {
-                Some("me" | "here" | "you") => last = j + 2,
+            match tokens.get(j + 2) {
+                Some(w) if lexicon().is(Class::FromHere, w) => last = j + 2,
                 _ => return Some((k..j + 1, k, dir, true)),
             }
         }
@@ -86,7 +89,7 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<
     }
     // A walk goes from where the bot stands, and its "forward" is the bot's own: only compass
     // words, which need no frame, are read here for moves.
-    let compass = words.clone().any(|k| matches!(tokens[k].as_str(), "north" | "south" | "east" | "west"));
+    let compass = words.clone().any(|k| lexicon().compass(&tokens[k]).is_some());
     if kind == "MOVE" && !compass {
         return Vec::new();
     }

@@ -4,45 +4,11 @@
 //!
 //! Questions about how to do something ("how do I make a furnace") are told apart here too: they
 //! are asked of the bot, not commands to it, so they must never start a build.
+//!
+//! The words are the lexicon's: `[openings]` and `[closings]` (peeled off), `[command_starts]`,
+//! `[rewrites]` (unusual verbs), `[praise]`, `[how_to]` and the questions about what was built.
 
-/// Small words at the start of a line that do not change what it asks.
-#[rustfmt::skip]
-const LEADING: &[&str] = &[
-    "ok", "okay", "k", "alright", "allright", "right", "hey", "hi", "yo", "um", "uh", "erm", "so",
-    "well", "oh", "please", "now", "bot", "craftmate", "mate", "buddy", "and", "just", "then", "ah",
-];
-
-/// Small words at the end of a line that do not change what it asks.
-#[rustfmt::skip]
-const TRAILING: &[&str] = &[
-    "please", "now", "thanks", "thx", "ty", "then", "bot", "craftmate", "buddy", "mate", "ok",
-    "okay", "pal", "friend", "man", "dude", "again", "already", "yet",
-];
-
-/// Phrases at the end of a line that do not change what it asks.
-#[rustfmt::skip]
-const TRAILING_PHRASES: &[&str] = &[
-    "right now", "for now", "at the moment", "a sec", "a second", "a moment", "a minute", "a bit",
-    "for a sec", "for a second", "for a moment", "for a minute", "for a bit", "thank you",
-    "one sec", "one second", "one moment", "one minute", "thanks a lot",
-];
-
-/// Openings of a how-to question: asked of the bot, never a command to it.
-#[rustfmt::skip]
-const HOW_TO: &[&str] = &[
-    "how do i", "how do you", "how can i", "how to", "how would i", "how should i",
-    "what is the recipe", "what 's the recipe", "whats the recipe", "do you know how",
-    "can you tell me how", "can you teach me", "teach me how", "how does one",
-];
-
-/// Verbs that start a command to the bot: a chit-chat line starting with one ("stop talking",
-/// "wait a minute") is too close to a command to teach the parser that such lines are chat.
-#[rustfmt::skip]
-const COMMAND_STARTS: &[&str] = &[
-    "build", "make", "dig", "come", "go", "follow", "destroy", "stop", "wait", "pause", "hold",
-    "hang", "carry", "continue", "resume", "undo", "spawn", "give", "bring", "fill", "copy",
-    "dance", "jump", "move", "walk", "put", "place", "keep", "get", "fetch",
-];
+use crate::lexicon::{Class, Texts, lexicon};
 
 /// Is this normalized line said to the bot — a command or a question about what it does —
 /// rather than chit-chat? True for lines the exact table knows (or knows the core of) and for
@@ -54,45 +20,23 @@ pub fn is_for_the_bot(normalized: &str, exact: &super::exact::ExactTable) -> boo
     let first = normalized.split_whitespace().next().unwrap_or("");
     known(normalized)
         || core(normalized).is_some_and(|c| known(&c))
-        || COMMAND_STARTS.contains(&first)
+        || lexicon().is(Class::CommandStart, first)
         || normalized.starts_with("what are you doing")
         || normalized.starts_with("what are you building")
 }
 
-/// Verbs players use that the parser rarely saw, at the start of a step, and the verb it knows.
-#[rustfmt::skip]
-const PLAIN_VERBS: &[(&str, &str)] = &[
-    ("lay down", "build"), ("lay", "build"), ("put down", "build"), ("set up", "build"),
-    ("erect", "build"), ("construct", "build"), ("create", "build"),
-    ("get rid of", "destroy"), ("tear down", "destroy"), ("knock down", "destroy"),
-    ("demolish", "destroy"), ("remove", "destroy"), ("break down", "destroy"),
-    ("cover up", "fill"), ("fill up", "fill"), ("fill in", "fill"),
-    ("summon", "spawn"), ("excavate", "dig"), ("fetch", "bring"), ("hand me", "give me"),
-    ("make a hole", "dig a hole"), ("make a pit", "dig a pit"), ("make a trench", "dig a trench"),
-    ("build a hole", "dig a hole"), ("first", ""), ("now", ""), ("next", ""),
-];
-
-/// Words that add nothing to the step they are in ("dig a hole *in the ground*").
-const EMPTY_PHRASES: &[&str] = &["in the ground", "into the ground", "in the dirt", "into the dirt"];
-
-/// Unusual verbs at the start of each step replaced by the ones the parser knows: "lay down a
-/// floor" → "build a floor", "get rid of the cube" → "destroy the cube".
+/// Unusual verbs at the start of each step replaced by the ones the parser knows (`[rewrites]`):
+/// "lay down a floor" → "build a floor", "get rid of the cube" → "destroy the cube".
 pub fn plain_verbs(normalized: &str) -> String {
     let words: Vec<&str> = normalized.split_whitespace().collect();
     let mut out: Vec<&str> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
-        let starts_step = i == 0 || matches!(words[i - 1], "then" | "and" | "please" | "you" | "can" | "could");
-        let found = starts_step
-            .then(|| PLAIN_VERBS.iter().find(|(from, _)| {
-                let f: Vec<&str> = from.split(' ').collect();
-                words.len() >= i + f.len() && words[i..i + f.len()] == f[..]
-            }))
-            .flatten();
-        match found {
-            Some((from, to)) => {
+        let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]);
+        match starts_step.then(|| lexicon().text_at(Texts::Rewrite, &words, i)).flatten() {
+            Some((to, n)) => {
                 out.extend(to.split(' ').filter(|w| !w.is_empty()));
-                i += from.split(' ').count();
+                i += n;
             }
             None => {
                 out.push(words[i]);
@@ -101,7 +45,8 @@ pub fn plain_verbs(normalized: &str) -> String {
         }
     }
     let mut text = out.join(" ");
-    for p in EMPTY_PHRASES {
+    // Words that add nothing to a dig ("dig a hole *in the ground*").
+    for p in lexicon().words(Class::EmptyPhrase) {
         if text.starts_with("dig ") || text.contains(" dig ") {
             text = text.replace(&format!(" {p}"), "");
         }
@@ -114,21 +59,18 @@ pub fn plain_verbs(normalized: &str) -> String {
 pub fn core(normalized: &str) -> Option<String> {
     let mut words: Vec<&str> = normalized.split_whitespace().collect();
     let before = words.len();
+    let mut closings: Vec<&Vec<String>> = lexicon().phrases(Class::Closing).iter().collect();
+    closings.sort_by_key(|p| std::cmp::Reverse(p.len()));
     loop {
         let len = words.len();
-        let mut phrases: Vec<&str> = TRAILING_PHRASES.to_vec();
-        phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
-        for phrase in phrases {
-            let n = phrase.split(' ').count();
-            if words.len() > n && words[words.len() - n..].join(" ") == *phrase {
+        for phrase in &closings {
+            let n = phrase.len();
+            if words.len() > n && words[words.len() - n..].iter().zip(phrase.iter()).all(|(w, p)| w == p) {
                 words.truncate(words.len() - n);
             }
         }
-        if words.len() > 1 && LEADING.contains(&words[0]) {
+        if words.len() > 1 && lexicon().is(Class::Opening, words[0]) {
             words.remove(0);
-        }
-        if words.len() > 1 && TRAILING.contains(words.last().unwrap_or(&"")) {
-            words.pop();
         }
         if words.len() == len {
             break;
@@ -137,36 +79,19 @@ pub fn core(normalized: &str) -> Option<String> {
     (words.len() < before && !words.is_empty()).then(|| words.join(" "))
 }
 
-/// Words that only ever praise or thank ("awesome", "well done", "you're the best").
-#[rustfmt::skip]
-const PRAISE: &[&str] = &[
-    "awesome", "great", "perfect", "nice", "cool", "good", "thanks", "thank", "love", "amazing",
-    "best", "excellent", "brilliant", "fantastic", "beautiful", "lovely", "wow", "sweet", "done",
-    "impressive", "superb", "wonderful", "neat", "gorgeous", "thx", "ty", "bravo", "yay", "wonderful",
-];
-
-/// Words that may come with praise without changing it.
-#[rustfmt::skip]
-const PRAISE_COMPANY: &[&str] = &[
-    "job", "work", "well", "that", "this", "it", "looks", "look", "is", "'s", "you", "'re", "are",
-    "the", "so", "very", "really", "much", "a", "lot", "exactly", "what", "i", "wanted", "buddy",
-    "mate", "man", "dude", "bot", "craftmate", "oh", "ok", "okay", "yes", "yeah", "just", "way",
-    "to", "go", "all", "too", "one", "was", "jobs", "stuff", "pal", "friend", "again", "and",
-    "indeed", "super",
-];
-
 /// "awesome, that looks great", "well done buddy", "you're the best": only praise words (at
 /// least one) and the small words around them.
 pub fn is_praise(normalized: &str) -> bool {
     let words: Vec<&str> = normalized.split_whitespace().collect();
-    words.iter().any(|w| PRAISE.contains(w)) && words.iter().all(|w| PRAISE.contains(w) || PRAISE_COMPANY.contains(w))
+    let praise = |w: &str| lexicon().is(Class::Praise, w);
+    words.iter().any(|w| praise(w)) && words.iter().all(|w| praise(w) || lexicon().is(Class::PraiseCompany, w))
 }
 
 /// "have you built a house?", "did you dig the hole": a question about what the bot did.
 pub fn is_did_you(normalized: &str) -> bool {
     let text = core(normalized).unwrap_or_else(|| normalized.to_string());
-    ["have you ", "did you ", "have you ever ", "did you already "].iter().any(|p| text.starts_with(p))
-        && text.split_whitespace().nth(2).is_some_and(|w| matches!(w, "built" | "build" | "made" | "make" | "dug" | "dig" | "destroyed" | "destroy" | "finished" | "finish" | "done" | "ever" | "already"))
+    let words: Vec<&str> = text.split_whitespace().collect();
+    lexicon().phrase_at(Class::DidYou, &words, 0) == Some(2) && words.get(2).is_some_and(|w| lexicon().is(Class::DidYouWords, w))
 }
 
 /// "what did we build today?", "what have you built so far", "what did you make": a question
@@ -174,19 +99,17 @@ pub fn is_did_you(normalized: &str) -> bool {
 pub fn is_what_built(normalized: &str) -> bool {
     let text = core(normalized).unwrap_or_else(|| normalized.to_string());
     let words: Vec<&str> = text.split_whitespace().collect();
-    let asks = matches!(words.as_slice(), ["what", "did" | "have" | "has", "we" | "you" | "u", ..] | ["what", "'ve", ..]);
-    asks && words.iter().any(|w| matches!(*w, "built" | "build" | "made" | "make" | "constructed"))
-        && words.iter().all(|w| {
-            matches!(*w, "what" | "did" | "have" | "has" | "we" | "you" | "u" | "'ve" | "built" | "build" | "made" | "make"
-                | "constructed" | "today" | "so" | "far" | "yet" | "together" | "here" | "for" | "me" | "us" | "all" | "?")
-        })
+    lexicon().phrase_at(Class::WhatBuilt, &words, 0).is_some()
+        && words.iter().any(|w| lexicon().is(Class::BuiltVerb, w))
+        && words.iter().all(|w| lexicon().is(Class::WhatBuiltWords, w))
 }
 
 /// "how do I make a furnace", "what's the recipe for a bed": a question about how to do
 /// something, not a command.
 pub fn is_how_to(normalized: &str) -> bool {
     let text = core(normalized).unwrap_or_else(|| normalized.to_string());
-    HOW_TO.iter().any(|p| text == *p || text.starts_with(&format!("{p} ")))
+    let words: Vec<&str> = text.split_whitespace().collect();
+    lexicon().phrase_at(Class::HowTo, &words, 0).is_some()
 }
 
 #[cfg(test)]

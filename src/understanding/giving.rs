@@ -1,29 +1,21 @@
 //! "give me 10 oak logs", "bring me some torches", "can I have 5 cobblestone?", "spawn some
 //! cows": asking for an item or a mob is common, its words are a closed list (the game's items,
 //! blocks and mobs), and the parser is often unsure of the long names. A line that is exactly
-//! such a request is read by rule.
+//! such a request is read by rule. Its small words are the lexicon's (`[give_openings]`,
+//! `[quantity_words]`, …).
 
 use serde_json::json;
 
+use crate::lexicon::{Class, lexicon};
 use crate::logical_form::{LogicalForm, validate_json};
 use crate::world::Block;
 use crate::world::rules::kinds::{ITEM_KINDS, MOB_KINDS};
 
-/// Openings of a request for an item, in words.
-#[rustfmt::skip]
-const ASKS: &[&[&str]] = &[
-    &["give", "me"], &["bring", "me"], &["get", "me"], &["hand", "me"], &["toss", "me"],
-    &["throw", "me"], &["drop", "me"], &["can", "i", "have"], &["can", "i", "get"],
-    &["could", "i", "have"], &["may", "i", "have"], &["i", "need"], &["i", "want"],
-    &["can", "you", "give", "me"], &["could", "you", "give", "me"], &["can", "you", "bring", "me"],
-];
-
-/// Words between the opening and the item: counts and measures of quantity.
-#[rustfmt::skip]
-const QUANTITY: &[&str] = &[
-    "a", "an", "some", "few", "couple", "of", "pieces", "piece", "stacks", "stack", "bunch",
-    "lot", "lots", "more", "several", "the", "blocks", "block", "units",
-];
+/// Words between the opening and the item: counts and measures of quantity (`[quantity_words]`),
+/// or digits.
+fn is_quantity(w: &str) -> bool {
+    lexicon().is(Class::QuantityWord, w) || w.parse::<u32>().is_ok()
+}
 
 /// Is `words` an item or block a player can be given ("torches", "magenta stained glass")?
 fn is_item(words: &[String]) -> bool {
@@ -40,8 +32,8 @@ fn request_end(words: &[String], start: usize) -> usize {
     let mut end = words.len();
     for (i, w) in words.iter().enumerate().skip(start) {
         let next = words.get(i + 1).map(String::as_str);
-        let reason = matches!(w.as_str(), "because" | "cause" | "cuz" | "since") || (w == "i" && matches!(next, Some("'m" | "am")));
-        let here = matches!(w.as_str(), "here" | "please" | "pls" | "now" | "thanks") || (w == "in" && next == Some("front")) || (matches!(w.as_str(), "near" | "next" | "at") && i > start);
+        let reason = lexicon().is(Class::Reason, w) || (w == "i" && matches!(next, Some("'m" | "am")));
+        let here = lexicon().is(Class::RequestEnd, w) || (w == "in" && next == Some("front")) || (lexicon().is(Class::PlaceStart, w) && i > start);
         if reason || here {
             end = i;
             break;
@@ -58,7 +50,7 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
         return None;
     }
     let mut start = 1;
-    while words.get(start).is_some_and(|w| QUANTITY.contains(&w.as_str()) || w.parse::<u32>().is_ok()) {
+    while words.get(start).is_some_and(|w| is_quantity(w)) {
         start += 1;
     }
     let end = request_end(&words, start);
@@ -79,10 +71,9 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
 /// The form for a line that only asks for an item, if it is one.
 pub fn read(text: &str) -> Option<LogicalForm> {
     let words: Vec<String> = text.split_whitespace().map(String::from).collect();
-    let ask = ASKS.iter().find(|a| words.len() > a.len() && words.iter().zip(a.iter()).all(|(w, x)| w == x))?;
-    let mut start = ask.len();
+    let mut start = lexicon().phrase_at(Class::GiveOpening, &words, 0).filter(|n| words.len() > *n)?;
     let first = start;
-    while words.get(start).is_some_and(|w| QUANTITY.contains(&w.as_str()) || w.parse::<u32>().is_ok()) {
+    while words.get(start).is_some_and(|w| is_quantity(w)) {
         start += 1;
     }
     let end = request_end(&words, start);

@@ -12,6 +12,8 @@ use std::ops::Range;
 use serde_json::{Value, json};
 
 use super::form_json::{set_triples, span, triples};
+use crate::lexicon::{Class, Dimension, lexicon};
+use crate::logical_form::RelativeDirection;
 use crate::schematics::numbers::read_number;
 
 /// A measure read from the words, with the words it covers (the number and its measure word).
@@ -25,33 +27,29 @@ pub struct Measure {
     pub glue: Range<usize>,
 }
 
-const UNITS: &[&str] = &["block", "blocks", "meter", "meters", "metre", "metres", "tile", "tiles", "units"];
-const BY: &[&str] = &["by", "x", "×", "*"];
-/// Shapes whose "A by B" is a run and a height.
-const UPRIGHT: &[&str] = &["wall", "walls", "fence", "fences", "barrier", "screen"];
+/// Units between a number and its measure word ("20 *blocks* long"): the lexicon's `[units]`.
+fn is_unit(w: &str) -> bool {
+    lexicon().unit(w).is_some()
+}
 
+/// A measure word after its number ("5 high", "3 deep"): the lexicon's `[dimensions]`, less the
+/// size words, which only come before theirs ("sides of 4"), and less "up": in a step's words
+/// "5 blocks up" says where, not how tall (inside a shape's own words it is a height).
 fn measure_word(w: &str) -> Option<&'static str> {
-    Some(match w {
-        "long" | "length" | "lengthwise" => "has_length",
-        "high" | "tall" | "height" | "heigh" | "hight" => "has_height",
-        "wide" | "width" | "across" | "broad" => "has_width",
-        "deep" | "depth" | "down" => "has_depth",
-        "thick" | "thickness" => "has_thickness",
-        "radius" => "has_radius",
-        _ => return None,
-    })
-}
-
-/// Nouns that may come before their number: "height of 5", "radius 3".
-fn leading_noun(w: &str) -> Option<&'static str> {
-    match w {
-        "side" | "sides" | "edge" | "edges" | "size" => Some("has_size"),
-        _ => matches!(w, "length" | "height" | "width" | "depth" | "thickness" | "radius").then(|| measure_word(w)).flatten(),
+    if lexicon().relative(w) == Some(RelativeDirection::Up) {
+        return None;
     }
+    lexicon().dimension(w).filter(|d| *d != Dimension::Size).map(Dimension::predicate)
 }
 
-fn skip(tokens: &[String], mut j: usize, words: &[&str]) -> usize {
-    while tokens.get(j).is_some_and(|w| words.contains(&w.as_str())) {
+/// Nouns that may come before their number: "height of 5", "radius 3" (`[measure_nouns]`).
+fn leading_noun(w: &str) -> Option<&'static str> {
+    lexicon().is(Class::MeasureNoun, w).then(|| lexicon().dimension(w).map(Dimension::predicate)).flatten()
+}
+
+/// The first word from `j` on that is not of `class`.
+fn skip(tokens: &[String], mut j: usize, class: impl Fn(&str) -> bool) -> usize {
+    while tokens.get(j).is_some_and(|w| class(w)) {
         j += 1;
     }
     j
@@ -66,7 +64,7 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
     while i < end {
         // "height of 5", "radius 3"
         if let Some(p) = leading_noun(&tokens[i]) {
-            let k = skip(tokens, i + 1, &["of", "is", "=", "about"]);
+            let k = skip(tokens, i + 1, |w| lexicon().is(Class::MeasureGlue, w));
             if let Some((v, n)) = number(k) {
                 found.push(Measure { predicate: p, value: v, words: i..k + n, glue: i..k + n });
                 i = k + n;
@@ -81,9 +79,9 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
         let mut chain = vec![(first, i..i + n)];
         let mut j = i + n;
         loop {
-            let k = skip(tokens, j, UNITS);
+            let k = skip(tokens, j, is_unit);
             if k < end
-                && BY.contains(&tokens[k].as_str())
+                && lexicon().is(Class::By, &tokens[k])
                 && let Some((v, m)) = number(k + 1)
             {
                 chain.push((v, k + 1..k + 1 + m));
@@ -103,7 +101,7 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
             continue;
         }
         // "20 blocks long", "5 high", "3 deep"
-        let k = skip(tokens, i + n, UNITS);
+        let k = skip(tokens, i + n, is_unit);
         let k = if tokens.get(k).is_some_and(|w| w == "in") { k + 1 } else { k };
         if k < end
             && let Some(p) = measure_word(&tokens[k])
@@ -130,7 +128,7 @@ const MEASURE_PREDICATES: &[&str] = &["has_height", "has_width", "has_length", "
 fn is_upright(schematic: &Value, tokens: &[String]) -> bool {
     triples(schematic).iter().any(|t| {
         t.get("pred_text").and_then(Value::as_str) == Some("has_name")
-            && t.get("obj_text").and_then(span).is_some_and(|r| tokens.get(r).is_some_and(|w| w.iter().any(|x| UPRIGHT.contains(&x.as_str()))))
+            && t.get("obj_text").and_then(span).is_some_and(|r| tokens.get(r).is_some_and(|w| w.iter().any(|x| lexicon().is(Class::Upright, x))))
     })
 }
 
@@ -182,7 +180,7 @@ pub fn count(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool 
         let (v, n) = read_number(&tokens[..end], k)?;
         let noun = tokens.get(k + n)?;
         // "10 blocks" is a distance or a size, never ten cubes.
-        let unit = UNITS.contains(&noun.as_str());
+        let unit = is_unit(noun);
         ((2..=10).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))
     });
     let Some((k, n)) = found else { return false };

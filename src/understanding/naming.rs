@@ -6,61 +6,64 @@
 
 use serde_json::{Value, json};
 
+use crate::lexicon::{Class, lexicon};
 use crate::logical_form::{LogicalForm, validate_json};
 use crate::world::blocks::canonical_colour;
 
-const POINTING: &[&str] = &["this", "that", "it"];
-const PLACE: &[&str] = &["place", "spot", "location", "point"];
+/// An article or "as" before a name ("call it *the* castle", "remember this *as* home").
+fn is_name_lead(w: &str) -> bool {
+    lexicon().is(Class::Article, w) || w == "as"
+}
 
-/// The form for a line that names a thing, if it is one.
+/// The form for a line that names a thing, if it is one. The words are the lexicon's:
+/// `[naming_openings]`, `[pointing]`, `[call_verbs]`, `[remember_verbs]`, `[place_words]`.
 pub fn read(text: &str) -> Option<LogicalForm> {
+    let lx = lexicon();
     let w: Vec<&str> = text.split_whitespace().collect();
+    let at = |k: usize| w.get(k).copied().unwrap_or("");
     let mut i = 0;
-    while matches!(w.get(i), Some(&("let" | "'s" | "lets" | "please" | "ok" | "okay" | "now"))) {
+    while i < w.len() && lx.is(Class::NamingOpening, w[i]) {
         i += 1;
     }
-    let (filters, name_start) = match (w.get(i), w.get(i + 1)) {
+    let pointing = lx.is(Class::Pointing, at(i + 1));
+    let (filters, name_start) = if i == 0 && lx.is(Class::Pointing, at(i)) && matches!(at(i + 1), "'s" | "is") {
         // "that's the tower of doom", "this is my house"
-        (Some(p), Some(&("'s" | "is"))) if POINTING.contains(p) && i == 0 => (json!({"contains_coreference": "yes"}), i + 2),
+        (json!({"contains_coreference": "yes"}), i + 2)
+    } else if lx.is(Class::RememberVerb, at(i)) && pointing && lx.is(Class::PlaceWord, at(i + 2)) {
         // "remember this place as home", "mark this spot as base", "save this location as camp"
-        (Some(&("remember" | "mark" | "save" | "call" | "name")), Some(p))
-            if POINTING.contains(p) && w.get(i + 2).is_some_and(|x| PLACE.contains(x)) =>
-        {
-            (json!({"contains_coreference": "yes"}), i + 3)
+        (json!({"contains_coreference": "yes"}), i + 3)
+    } else if lx.is(Class::CallVerb, at(i)) && pointing {
+        // "name this tower bob": a shape word after "this" is the thing, not the name.
+        let skip = usize::from(w.len() > i + 3 && crate::schematics::is_known_shape(w[i + 2]));
+        (json!({"contains_coreference": "yes"}), i + 2 + skip)
+    } else if lx.is(Class::CallVerb, at(i)) && at(i + 1) == "the" {
+        // "call the red tower the lighthouse": the thing runs to the next "the"/"as".
+        let end = (i + 2..w.len()).find(|k| is_name_lead(w[*k]))?;
+        let thing = i + 2..end;
+        if thing.is_empty() || end + 1 >= w.len() {
+            return None;
         }
-        (Some(&("call" | "name")), Some(p)) if POINTING.contains(p) => {
-            // "name this tower bob": a shape word after "this" is the thing, not the name.
-            let skip = usize::from(w.len() > i + 3 && crate::schematics::is_known_shape(w[i + 2]));
-            (json!({"contains_coreference": "yes"}), i + 2 + skip)
-        }
-        (Some(&("call" | "name")), Some(&"the")) => {
-            // "call the red tower the lighthouse": the thing runs to the next "the"/"as".
-            let end = (i + 2..w.len()).find(|k| matches!(w[*k], "the" | "as" | "a"))?;
-            let thing = i + 2..end;
-            if thing.is_empty() || end + 1 >= w.len() {
-                return None;
+        let mut triples: Vec<Value> = Vec::new();
+        for k in thing.clone() {
+            if canonical_colour(w[k]).is_some() {
+                triples.push(json!({"pred_text": "has_colour", "obj_text": [0, [k, k]]}));
             }
-            let mut triples: Vec<Value> = Vec::new();
-            for k in thing.clone() {
-                if canonical_colour(w[k]).is_some() {
-                    triples.push(json!({"pred_text": "has_colour", "obj_text": [0, [k, k]]}));
-                }
-            }
-            let last = thing.end - 1;
-            triples.push(json!({"pred_text": "has_name", "obj_text": [0, [last, last]]}));
-            (json!({"where_clause": {"AND": triples}}), end)
         }
-        _ => return None,
+        let last = thing.end - 1;
+        triples.push(json!({"pred_text": "has_name", "obj_text": [0, [last, last]]}));
+        (json!({"where_clause": {"AND": triples}}), end)
+    } else {
+        return None;
     };
     let mut start = name_start;
-    while matches!(w.get(start), Some(&("the" | "a" | "an" | "as"))) {
+    while start < w.len() && is_name_lead(w[start]) {
         start += 1;
     }
     // "that is my house": the parser reads whose it is, which this rule does not.
-    if matches!(w.get(start), Some(&("my" | "our" | "your" | "his" | "her" | "their"))) {
+    if lx.is(Class::Possessive, at(start)) {
         return None;
     }
-    if start >= w.len() || w.len() - start > 5 || w[start..].iter().any(|x| matches!(*x, "what" | "how" | "where" | "and" | "then")) {
+    if start >= w.len() || w.len() - start > 5 || w[start..].iter().any(|x| lx.is(Class::NameBreaker, x)) {
         return None;
     }
     let json = json!({"dialogue_type": "PUT_MEMORY", "filters": filters,

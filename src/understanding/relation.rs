@@ -8,30 +8,16 @@ use std::ops::Range;
 
 use serde_json::{Value, json};
 
-/// Phrases and the relative direction they mean, longest first.
-#[rustfmt::skip]
-const PHRASES: &[(&[&str], &str)] = &[
-    (&["on", "the", "top", "of"], "UP"), (&["on", "top", "of"], "UP"), (&["atop"], "UP"), (&["on", "to"], "UP"), (&["onto"], "UP"),
-    (&["next", "to"], "NEAR"), (&["close", "to"], "NEAR"), (&["beside"], "NEAR"), (&["alongside"], "NEAR"), (&["near"], "NEAR"),
-    (&["in", "front", "of"], "FRONT"), (&["behind"], "BACK"), (&["in", "back", "of"], "BACK"),
-    (&["to", "the", "left", "of"], "LEFT"), (&["left", "of"], "LEFT"), (&["to", "the", "right", "of"], "RIGHT"), (&["right", "of"], "RIGHT"),
-    (&["inside", "of"], "INSIDE"), (&["inside"], "INSIDE"),
-    (&["under"], "DOWN"), (&["below"], "DOWN"), (&["beneath"], "DOWN"), (&["underneath"], "DOWN"),
-    (&["between"], "BETWEEN"),
-];
+use crate::lexicon::{Class, lexicon};
 
-/// The relation said in `step`, with its words: the first phrase found.
+/// The relation said in `step`, with its words: the first phrase of the lexicon's `[relations]`
+/// found (the longest at its place: "on the top of" before "on").
 fn said(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, &'static str)> {
     let end = step.end.min(tokens.len());
-    for k in step.start..end {
-        for (words, dir) in PHRASES {
-            let n = words.len();
-            if k + n <= end && tokens[k..k + n].iter().zip(words.iter()).all(|(t, w)| t == w) {
-                return Some((k..k + n, dir));
-            }
-        }
-    }
-    None
+    (step.start..end).find_map(|k| {
+        let (dir, n) = lexicon().relation_at(&tokens[..end], k)?;
+        Some((k..k + n, dir.as_str()))
+    })
 }
 
 /// Writes the relation the words say into the action's location when the parser found the
@@ -51,7 +37,7 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool
     if let Some(loc) = action.get("location") {
         super::form_json::covered(loc, super::form_json::Spans::Pointed, &mut spans);
     }
-    if spans.iter().any(|&k| tokens.get(k).is_some_and(|w| matches!(w.as_str(), "it" | "that" | "this" | "them" | "those" | "these"))) {
+    if spans.iter().any(|&k| tokens.get(k).is_some_and(|w| lexicon().is(Class::Pointing, w))) {
         return false;
     }
     let Some(loc) = action.get_mut("location").and_then(Value::as_object_mut) else { return false };

@@ -11,48 +11,11 @@
 
 use std::collections::HashSet;
 
+use crate::lexicon::{Class, Group, Texts, lexicon};
 use crate::schematics::shape_words;
 use crate::world::Block;
 use crate::world::blocks::DYE_COLOURS;
 use crate::world::rules::kinds::{ITEM_KINDS, MOB_KINDS};
-
-/// Chat shorthand that no edit distance finds: the word and what it stands for.
-const SHORTHAND: &[(&str, &str)] = &[
-    ("r", "are"),
-    ("u", "you"),
-    ("ur", "your"),
-    ("ya", "you"),
-    ("pls", "please"),
-    ("plz", "please"),
-    ("thx", "thanks"),
-    ("ty", "thanks"),
-    ("ovr", "over"),
-    ("cme", "come"),
-    ("teh", "the"),
-    ("adn", "and"),
-    ("hwo", "how"),
-    ("thr", "there"),
-    ("ther", "there"),
-    ("thier", "their"),
-    ("wat", "what"),
-    ("wht", "what"),
-    ("whats", "what is"),
-    ("wuts", "what is"),
-    ("hw", "how"),
-    ("gimme", "give me"),
-    ("lemme", "let me"),
-    ("cuz", "because"),
-    ("bc", "because"),
-    ("abt", "about"),
-    ("blk", "block"),
-    ("blks", "blocks"),
-];
-
-/// Words after which the next word is a name the player is giving, never a typo.
-const NAMING: &[&str] = &["called", "named", "call", "name", "tag", "label"];
-
-/// Colour words players use beside the sixteen dye colours.
-const COLOUR_WORDS: &[&str] = &["grey", "gold", "golden", "silver", "violet", "aqua", "turquoise", "teal", "navy"];
 
 /// A candidate replacement: a domain word outranks a word merely seen in training chat.
 struct Candidate {
@@ -81,7 +44,9 @@ pub fn domain_words() -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     words.extend(shape_words().into_iter().map(String::from));
     words.extend(DYE_COLOURS.iter().flat_map(|c| c.split('_')).map(String::from));
-    words.extend(COLOUR_WORDS.iter().map(|w| w.to_string()));
+    // Colour words players use beside the sixteen dye colours ("grey", "silver", "navy").
+    let colours = lexicon().meanings(Group::Colour).flat_map(|(_, words)| words.iter());
+    words.extend(colours.flat_map(|w| w.split(' ')).map(String::from));
     words.extend(Block::all().flat_map(|b| b.name().split('_').map(String::from).collect::<Vec<_>>()));
     words.extend(MOB_KINDS.iter().chain(ITEM_KINDS).flat_map(|k| k.split('_')).map(String::from));
     words.retain(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase()));
@@ -104,8 +69,8 @@ impl Speller {
                 candidates.push(Candidate { word: w, domain: false });
             }
         }
-        for (short, _) in SHORTHAND {
-            known.remove(*short);
+        for (short, _) in lexicon().texts(Texts::Shorthand) {
+            known.remove(short);
         }
         Speller { known, candidates, fuzzy: true }
     }
@@ -123,7 +88,7 @@ impl Speller {
 
     /// The known word `word` was probably meant to be, if one is close enough.
     pub fn suggest(&self, word: &str) -> Option<&str> {
-        if let Some((_, meant)) = SHORTHAND.iter().find(|(s, _)| *s == word) {
+        if let Some(meant) = lexicon().text(Texts::Shorthand, word) {
             return Some(meant);
         }
         if !self.fuzzy || self.knows(word) || word.len() < 3 || !word.chars().all(|c| c.is_ascii_lowercase()) {
@@ -170,7 +135,8 @@ impl Speller {
         let mut naming = false;
         for word in normalized.split_whitespace() {
             let fixed = if naming { None } else { self.suggest(word) };
-            naming = NAMING.contains(&word) || (naming && matches!(word, "it" | "this" | "that" | "the" | "a" | "as"));
+            // After "call", "named" … the next word is a name ("call it zorp"): never a typo.
+            naming = lexicon().is(Class::NamingVerb, word) || (naming && lexicon().is(Class::NameLead, word));
             match fixed {
                 Some(meant) => {
                     fixes.push((word.to_string(), meant.to_string()));

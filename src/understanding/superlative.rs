@@ -5,27 +5,25 @@
 
 use serde_json::{Value, json};
 
+use crate::lexicon::{Class, Group, lexicon};
 use crate::logical_form::{LogicalForm, validate_json};
 
-/// Superlative words: the attribute they rank by, and whether the most or the least wins.
-const RANKS: &[(&str, &str, &str)] = &[
-    ("tallest", "HEIGHT", "MAX"),
-    ("highest", "HEIGHT", "MAX"),
-    ("shortest", "HEIGHT", "MIN"),
-    ("lowest", "HEIGHT", "MIN"),
-    ("biggest", "SIZE", "MAX"),
-    ("largest", "SIZE", "MAX"),
-    ("smallest", "SIZE", "MIN"),
-    ("tiniest", "SIZE", "MIN"),
-    ("longest", "WIDTH", "MAX"),
-    ("widest", "WIDTH", "MAX"),
-];
+/// The attribute a superlative ranks by and whether the most or the least wins ("tallest" →
+/// HEIGHT, MAX), from the lexicon's `[superlatives]` ("height max").
+fn rank(word: &str) -> Option<(String, String)> {
+    let (attribute, polarity) = lexicon().meaning(Group::Superlative, word)?.split_once(' ')?;
+    Some((attribute.to_uppercase(), polarity.to_uppercase()))
+}
 
 /// Nouns that name nothing in particular: "the tallest thing" ranks everything built.
-const GENERIC: &[&str] = &["thing", "one", "building", "structure", "object", "stuff", "thing you built", "build"];
+fn is_generic(words: &str) -> bool {
+    lexicon().is(Class::GenericThing, words)
+}
 
-/// Words allowed around the question's core.
-const TAIL: &[&str] = &["here", "around", "nearby", "now", "so", "far", "you", "built", "made", "have", "we", "of", "all", "?"];
+/// Words allowed around the question's core (`[superlative_tail]`).
+fn is_tail(word: &str) -> bool {
+    lexicon().is(Class::SuperlativeTail, word)
+}
 
 /// The ranked question, if the line is only that.
 pub fn read(text: &str) -> Option<LogicalForm> {
@@ -33,8 +31,8 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     if !matches!(words.first(), Some(&("which" | "what"))) {
         return None;
     }
-    let at = words.iter().position(|w| RANKS.iter().any(|(r, _, _)| r == w))?;
-    let (_, attribute, polarity) = RANKS.iter().find(|(r, _, _)| *r == words[at])?;
+    let at = words.iter().position(|w| rank(w).is_some())?;
+    let (attribute, polarity) = rank(words[at])?;
     // "which tower is (the) tallest" (noun before) or "which is the tallest tower" (after).
     let between = &words[1..at];
     let (noun, rest_from) = if between.first().is_some_and(|w| !matches!(*w, "is" | "'s" | "one")) {
@@ -43,11 +41,11 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     } else {
         let after = words.get(at + 1).copied();
         match after {
-            Some(w) if !TAIL.contains(&w) => (Some((at + 1, at + 2)), at + 2),
+            Some(w) if !is_tail(w) => (Some((at + 1, at + 2)), at + 2),
             _ => (None, at + 1),
         }
     };
-    if !words[rest_from..].iter().all(|w| TAIL.contains(w) || GENERIC.contains(w)) {
+    if !words[rest_from..].iter().all(|w| is_tail(w) || is_generic(w)) {
         return None;
     }
     let mut filters = json!({
@@ -57,7 +55,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
             "ordinal": {"fixed_value": "FIRST"}
         }
     });
-    if let Some((start, end)) = noun.filter(|(s, e)| e > s && !GENERIC.contains(&words[*s..*e].join(" ").as_str())) {
+    if let Some((start, end)) = noun.filter(|(s, e)| e > s && !is_generic(&words[*s..*e].join(" "))) {
         filters["where_clause"] = json!({"AND": [{"pred_text": "has_name", "obj_text": [0, [start, end - 1]]}]});
     }
     let form: Value = json!({"dialogue_type": "GET_MEMORY", "filters": filters});

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{OnceLock, RwLock};
 
 /// The 16 Minecraft dye colours, in their usual order, as they appear in block ids.
+// lexicon: block-id parts (the game's dye colours), not words; the words are in [colours].
 pub const DYE_COLOURS: [&str; 16] = [
     "white", "orange", "magenta", "light_blue", "yellow", "lime", "pink", "gray",
     "light_gray", "cyan", "purple", "blue", "brown", "green", "red", "black",
@@ -19,6 +20,7 @@ pub const DYE_COLOURS: [&str; 16] = [
 
 /// Block families that come in every dye colour (`red_wool`, `blue_concrete`, …).
 const DYED_FAMILIES: [&str; 6] =
+    // lexicon: block-id parts, not words.
     ["wool", "concrete", "concrete_powder", "terracotta", "stained_glass", "glazed_terracotta"];
 
 /// What the registry knows about one block id.
@@ -39,6 +41,7 @@ pub struct Block(u16);
 
 // (name, colour, natural, solid) for the blocks that do not come in all 16 colours.
 // Colours of plain blocks are chosen by eye: what a player would call them.
+// lexicon: block ids and their dye colours (game knowledge), not words.
 const PLAIN: &[(&str, Option<&str>, bool, bool)] = &[
     ("air", None, true, false),
     // terrain
@@ -194,6 +197,7 @@ const PLAIN: &[(&str, Option<&str>, bool, bool)] = &[
 
 // (wood, planks colour, log colour). Logs and planks are building material, not terrain: the
 // embedded world has no trees, and on a live server a player's log cabin should be seen.
+// lexicon: wood ids and their dye colours (game knowledge), not words.
 const WOODS: &[(&str, &str, &str)] = &[
     ("oak", "brown", "brown"),
     ("spruce", "brown", "brown"),
@@ -352,22 +356,11 @@ impl Block {
 }
 
 /// The registry's spelling of a colour word a player might type: `grey` → `gray`,
-/// `light blue` → `light_blue`, `silver` → `light_gray`. `None` if it is not a colour.
+/// `light blue` → `light_blue`, `silver` → `light_gray`. `None` if it is not a colour. The words
+/// are the lexicon's `[colours]`.
 pub fn canonical_colour(word: &str) -> Option<&'static str> {
-    let w = word.trim().to_lowercase().replace([' ', '-'], "_").replace("grey", "gray");
-    let w = match w.as_str() {
-        "silver" => "light_gray",
-        "aqua" | "turquoise" | "teal" => "cyan",
-        "violet" => "purple",
-        "gold" | "golden" => "yellow",
-        "dark_gray" => "gray",
-        "light_green" => "lime",
-        "navy" | "dark_blue" => "blue",
-        "dark_green" => "green",
-        "tan" | "beige" => "brown",
-        other => other,
-    };
-    DYE_COLOURS.iter().find(|c| **c == w).copied()
+    let c = crate::lexicon::lexicon().colour(word)?;
+    DYE_COLOURS.iter().find(|d| **d == c).copied()
 }
 
 impl std::fmt::Debug for Block {

@@ -8,62 +8,19 @@
 //! perception guesses. Unknown words pass through lower-cased, so a player's own name for a thing
 //! ("zigurat") still matches itself.
 
+use crate::lexicon::{Class, Group, Texts, lexicon};
 use crate::logical_form::tokenize;
 use crate::world::Block;
 use crate::world::blocks::canonical_colour;
 
-/// Plurals English does not form with -s.
-const IRREGULAR: &[(&str, &str)] = &[
-    ("people", "person"),
-    ("men", "man"),
-    ("women", "woman"),
-    ("children", "child"),
-    ("mice", "mouse"),
-    ("geese", "goose"),
-    ("feet", "foot"),
-    ("teeth", "tooth"),
-    ("oxen", "ox"),
-    ("wolves", "wolf"),
-    ("leaves", "leaf"),
-    ("shelves", "shelf"),
-    ("knives", "knife"),
-    ("lives", "life"),
-    ("halves", "half"),
-    ("cacti", "cactus"),
-    ("fungi", "fungus"),
-    ("shoes", "shoe"),
-    ("dice", "die"),
-    ("villagers", "villager"),
-];
-
-/// Words that end in -s but are not plurals (or are their own plural).
-const KEEP: &[&str] = &[
-    "glass", "grass", "moss", "bus", "gas", "lens", "series", "species", "sheep", "fish", "deer",
-    "cactus", "axis", "chaos", "iris", "canvas", "always", "its", "this", "his", "is", "was", "has",
-    "does", "yes", "us", "ps",
-];
-
-/// Synonym groups: the first word is the key every other word maps to. Shape words come from
-/// perception's guesses, so "the box" finds what perception called a cube.
-const SYNONYMS: &[&[&str]] = &[
-    &["cube", "box"],
-    &["stair", "staircase", "stairway", "stairwell", "step"],
-    &["pillar", "column", "post", "pole"],
-    &["floor", "platform"],
-    &["sphere", "ball", "orb", "globe"],
-    &["hole", "pit", "ditch", "crater"],
-    &["house", "hut", "cabin", "shack"],
-    &["pig", "piggy", "hog"],
-    &["person", "player"],
-];
-
-/// The singular of one lower-case word, by rule.
+/// The singular of one lower-case word, by rule (irregular plurals and words that only look
+/// plural are the lexicon's `[plurals]` and `[not_plurals]`).
 pub fn lemma(word: &str) -> String {
     let w = word.trim().to_lowercase();
-    if let Some((_, single)) = IRREGULAR.iter().find(|(plural, _)| *plural == w) {
-        return (*single).to_string();
+    if let Some(single) = lexicon().text(Texts::Plural, &w) {
+        return single.to_string();
     }
-    if w.len() <= 3 || KEEP.contains(&w.as_str()) || !w.ends_with('s') {
+    if w.len() <= 3 || lexicon().is(Class::NotPlural, &w) || !w.ends_with('s') {
         return w;
     }
     let stem = |n: usize| w[..w.len() - n].to_string();
@@ -79,19 +36,19 @@ pub fn lemma(word: &str) -> String {
     stem(1) // houses → house, towers → tower, stairs → stair
 }
 
-/// One word to its key: singular, then the head of its synonym group.
+/// One word to its key: singular, then the head of its synonym group (`[name_keys]`).
 pub fn word_key(word: &str) -> String {
     let single = lemma(word);
-    for group in SYNONYMS {
-        if group.contains(&single.as_str()) {
-            return group[0].to_string();
-        }
+    match lexicon().meaning(Group::NameKey, &single) {
+        Some(head) => head.to_string(),
+        None => single,
     }
-    single
 }
 
-/// Articles and fillers dropped from names ("the big house" → "big house").
-const FILLER: &[&str] = &["the", "a", "an", "this", "that", "these", "those", "my", "your", "our", "some"];
+/// Articles and determiners dropped from names ("the big house" → "big house").
+fn is_filler(word: &str) -> bool {
+    lexicon().is(Class::Determiner, word)
+}
 
 /// The key of a name or tag: the words as the chat tokenizer splits them (so "alice's" and
 /// "alice 's" agree), each word's key, fillers dropped, joined by single spaces. Underscores count
@@ -99,7 +56,7 @@ const FILLER: &[&str] = &["the", "a", "an", "this", "that", "these", "those", "m
 pub fn name_key(text: &str) -> String {
     let words: Vec<String> = tokenize(&text.replace('_', " "))
         .into_iter()
-        .filter(|w| !FILLER.contains(&w.as_str()))
+        .filter(|w| !is_filler(w))
         .map(|w| word_key(&w))
         .collect();
     words.join(" ")
@@ -110,20 +67,10 @@ pub fn colour_key(text: &str) -> String {
     canonical_colour(text).map(str::to_string).unwrap_or_else(|| name_key(text))
 }
 
-/// Size classes, smallest first. Perception stores one of these; queries accept the synonyms.
-pub const SIZE_CLASSES: [&str; 5] = ["tiny", "small", "medium", "big", "huge"];
-
-/// The size class a size word means ("large" → big), if any.
+/// The size class a size word means ("large" → big), if any: one of the lexicon's `[sizes]`
+/// (tiny, small, medium, big, huge), which perception stores.
 pub fn size_class(word: &str) -> Option<&'static str> {
-    let w = word.trim().to_lowercase();
-    Some(match w.as_str() {
-        "tiny" | "little" | "mini" | "miniature" | "teeny" => "tiny",
-        "small" | "smaller" | "smallest" | "short" => "small",
-        "medium" | "average" | "normal" | "mid" | "middle" | "moderate" => "medium",
-        "big" | "bigger" | "biggest" | "large" | "larger" | "largest" | "tall" => "big",
-        "huge" | "giant" | "gigantic" | "enormous" | "massive" | "humongous" | "colossal" => "huge",
-        _ => return None,
-    })
+    lexicon().size(word)
 }
 
 /// The classes a size word matches: "big" also finds huge things, "small" also tiny ones.
@@ -136,18 +83,15 @@ pub fn size_matches(word: &str) -> Vec<&'static str> {
     }
 }
 
-/// A number written as digits, a number word or an ordinal ("3", "three", "third", "3rd").
+/// A number written as digits, a number word or an ordinal ("3", "three", "third", "3rd"), or
+/// an article ("a house": one).
 pub fn number(text: &str) -> Option<f64> {
     let w = text.trim().to_lowercase();
     if let Ok(n) = w.parse::<f64>() {
         return n.is_finite().then_some(n);
     }
-    for suffix in ["st", "nd", "rd", "th"] {
-        if let Some(digits) = w.strip_suffix(suffix)
-            && let Ok(n) = digits.parse::<u32>()
-        {
-            return Some(n as f64);
-        }
+    if let Some(n) = lexicon().ordinal(&w) {
+        return Some(n as f64);
     }
     // "10-ft" and "5x5"-style sizes: the leading number.
     if let Some(head) = w.split(['-', 'x']).next()
@@ -156,30 +100,31 @@ pub fn number(text: &str) -> Option<f64> {
     {
         return Some(n);
     }
-    let words: &[(&str, &str, u32)] = &[
-        ("one", "first", 1), ("two", "second", 2), ("three", "third", 3), ("four", "fourth", 4),
-        ("five", "fifth", 5), ("six", "sixth", 6), ("seven", "seventh", 7), ("eight", "eighth", 8),
-        ("nine", "ninth", 9), ("ten", "tenth", 10), ("eleven", "eleventh", 11), ("twelve", "twelfth", 12),
-        ("thirteen", "thirteenth", 13), ("fourteen", "fourteenth", 14), ("fifteen", "fifteenth", 15),
-        ("sixteen", "sixteenth", 16), ("seventeen", "seventeenth", 17), ("eighteen", "eighteenth", 18),
-        ("nineteen", "nineteenth", 19), ("twenty", "twentieth", 20), ("thirty", "thirtieth", 30),
-        ("forty", "fortieth", 40), ("fifty", "fiftieth", 50), ("hundred", "hundredth", 100),
-        ("a", "a", 1), ("an", "an", 1), ("single", "single", 1), ("couple", "couple", 2),
-        ("dozen", "dozen", 12),
-    ];
-    words.iter().find(|(n, o, _)| *n == w || *o == w).map(|(_, _, v)| *v as f64)
+    if lexicon().is(Class::Indefinite, &w) {
+        return Some(1.0);
+    }
+    lexicon().number(&[w.as_str()], 0).filter(|(_, used)| *used == 1).map(|(v, _)| v as f64)
 }
 
-/// The number in a phrase of several words ("twenty five" → 25, "the second" → 2).
+/// The number in a phrase of several words ("twenty five" → 25, "the second" → 2): the one
+/// number said, or the last of several.
 pub fn number_in(words: &[impl AsRef<str>]) -> Option<f64> {
-    let values: Vec<f64> = words.iter().filter_map(|w| number(w.as_ref())).collect();
-    match values.as_slice() {
-        [] => None,
-        [one] => Some(*one),
-        // "twenty five": tens then units add up; otherwise the last number said wins.
-        [tens, units] if *tens >= 20.0 && *tens % 10.0 == 0.0 && *units < 10.0 => Some(tens + units),
-        more => more.last().copied(),
+    let words: Vec<String> = words.iter().map(|w| w.as_ref().trim().to_lowercase()).collect();
+    let mut values = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match lexicon().number(&words, i) {
+            Some((v, n)) => {
+                values.push(v as f64);
+                i += n;
+            }
+            None => {
+                values.extend(number(&words[i]));
+                i += 1;
+            }
+        }
     }
+    values.last().copied()
 }
 
 /// The key stored for a numeric measure (`has_height` 5 → "5").
@@ -193,7 +138,7 @@ pub fn number_key(n: f64) -> String {
 pub fn block_types_matching(text: &str) -> Vec<&'static str> {
     let raw: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == '_')
-        .filter(|w| !w.is_empty() && !FILLER.contains(w))
+        .filter(|w| !w.is_empty() && !is_filler(w))
         .collect();
     // Two-word dye colours ("light blue") are one word of a block id.
     let mut wanted: Vec<String> = Vec::new();

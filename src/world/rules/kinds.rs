@@ -6,6 +6,7 @@
 use crate::world::Block;
 
 /// Mob ids the bot knows (the usual passive, neutral and hostile mobs).
+// lexicon: Minecraft entity ids (game knowledge), not words.
 pub const MOB_KINDS: &[&str] = &[
     "pig", "cow", "sheep", "chicken", "horse", "donkey", "mule", "llama", "rabbit", "wolf", "cat",
     "ocelot", "fox", "parrot", "bee", "goat", "panda", "polar_bear", "turtle", "frog", "axolotl",
@@ -15,6 +16,7 @@ pub const MOB_KINDS: &[&str] = &[
 ];
 
 /// Item ids (besides every block id) that can be handed to a player.
+// lexicon: Minecraft item ids (game knowledge), not words.
 pub const ITEM_KINDS: &[&str] = &[
     "diamond_sword", "iron_sword", "wooden_sword", "stone_sword", "golden_sword", "netherite_sword",
     "diamond_pickaxe", "iron_pickaxe", "wooden_pickaxe", "stone_pickaxe", "diamond_axe", "iron_axe",
