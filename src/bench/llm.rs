@@ -24,6 +24,7 @@ fn grounding() -> Grounding {
         doing: Some("building a red tower at (4, 5, 2)".into()),
         nearby: vec!["the red cube at (-5, 5, -2)".into(), "the sun temple at (1, 5, -9)".into(), "bob at (-10, 5, -2)".into()],
         players: vec!["alice".into(), "bob".into()],
+        // lexicon: chat lines a benchmark sends (test data), not word knowledge.
         recent_chat: vec![
             ("alice".into(), "build a red cube".into()),
             ("craftmate".into(), "Okay, building a red cube, 5 by 5 by 5, at (-5, 5, -2).".into()),

@@ -11,6 +11,7 @@ use crate::logical_form;
 use crate::parser::{NeuralParser, Parser};
 
 /// Commands of every length and kind, from two words to a long run-on.
+// lexicon: chat lines a benchmark parses (test data), not word knowledge.
 const LINES: &[&str] = &[
     "come here",
     "stop",

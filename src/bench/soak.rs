@@ -45,7 +45,9 @@ pub struct Sample {
 /// A cycle leaves the world as it found it (what it builds it destroys or undoes), so what
 /// grows over the run is only what should: the history in the memory file.
 pub fn script(i: usize) -> Vec<(String, bool)> {
+    // lexicon: dye colours the soak test puts in its chat (test data).
     const COLOURS: [&str; 6] = ["red", "blue", "yellow", "green", "white", "orange"];
+    // lexicon: shapes the soak test puts in its chat (test data).
     const SHAPES: [&str; 4] = ["cube", "tower", "wall", "pyramid"];
     const SPOTS: [(i32, i32); 4] = [(0, 0), (24, 0), (24, 24), (0, 24)];
     let c = COLOURS[i % COLOURS.len()];
@@ -53,6 +55,7 @@ pub fn script(i: usize) -> Vec<(String, bool)> {
     let (x, z) = SPOTS[i % SPOTS.len()];
     let name = format!("thing{}", i % 7);
     let wait = |l: String| (l, true);
+    // lexicon: chat lines the soak test sends (test data).
     let mut lines = vec![
         wait(format!("/tp {} 5 {}", x + 3, z)),
         wait(format!("build a {c} {shape}")),
@@ -197,6 +200,7 @@ pub fn run(
     let file_slope = slope(&xs, &late.iter().map(|s| s.file_mb).collect::<Vec<_>>());
     let first = samples.first().cloned();
     let last = samples.last().cloned();
+    // lexicon: units in a report the bot prints, not words it reads.
     Ok(vec![
         Figure::new("soak_minutes", samples.len() as f64, "min"),
         Figure::new("soak_cycles", cycle as f64, "cycles"),

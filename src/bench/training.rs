@@ -25,6 +25,7 @@ fn run_with(templates_dir: &Path, examples: usize, steps: usize) -> Result<Vec<F
     let opts = trainer::Options { epochs: 1, max_steps: Some(steps), progress: false, ..Default::default() };
     let (_, report) = trainer::train(&examples, &[], &opts, None, trainer::Start::Fresh)?;
     let steps = report.step_losses.len().max(1) as f64;
+    // lexicon: labels in a report the bot prints, not words it reads.
     Ok(vec![
         Figure::new("train_examples", report.train_examples as f64, "commands"),
         Figure::new("train_batch", opts.batch_size as f64, "commands"),

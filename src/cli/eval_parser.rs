@@ -99,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             pct(b.ignoring_text_spans)
         );
     }
+    // lexicon: labels in a report the bot prints, not words it reads.
     for (name, lo, hi) in [("act", ACT, f32::INFINITY), ("ask back", GUESS, ACT), ("chit-chat", f32::NEG_INFINITY, GUESS)] {
         let band: Vec<_> = report.records.iter().filter(|r| r.confidence >= lo && r.confidence < hi).collect();
         let right = band.iter().filter(|r| r.correct).count();

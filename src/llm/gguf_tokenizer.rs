@@ -115,6 +115,7 @@ fn md_id(metadata: &HashMap<String, Value>, key: &str) -> Option<u32> {
 
 /// The pre-tokenizer regexes llama.cpp uses for a `tokenizer.ggml.pre` name, applied in order.
 pub fn pre_tokenizer_regexes(pre: &str) -> Vec<&'static str> {
+    // lexicon: tokenizer names in GGUF metadata, not words.
     match pre {
         "smollm" | "starcoder" | "refact" | "command-r" | "codeshell" | "exaone" | "minerva-7b" => {
             vec![r"\p{N}", GPT2_REGEX]

@@ -11,6 +11,7 @@ use super::{Chat, ChatRequest, Message};
 use crate::logical_form::{DialogueType, LogicalForm, normalize, validate_json};
 
 /// Example commands (already normalized) and their logical forms, from the annotated data.
+// lexicon: example commands and their forms in the language model's prompt (prompt data).
 pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "build a tower",

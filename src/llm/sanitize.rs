@@ -57,6 +57,7 @@ pub use crate::safety::text::{clean_line, is_unsafe_char};
 /// Drops an echoed speaker prefix: `craftmate: hi` or `Assistant: hi` → `hi`.
 fn strip_speaker<'a>(text: &'a str, bot_name: &str) -> &'a str {
     let mut text = text;
+    // lexicon: speaker labels a language model echoes (its output format), not chat words.
     for name in [bot_name, "assistant", "bot", "ai"] {
         if name.is_empty() {
             continue;

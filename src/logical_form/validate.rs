@@ -100,6 +100,7 @@ impl Checker {
             (Some(_), _) => self.misplaced("", "action_sequence", context.clone()),
         }
         // Which root keys each dialogue type may carry.
+        // lexicon: JSON keys of the logical form.
         let rules: [(&str, bool, bool); 6] = [
             ("filters", lf.filters.is_some(), matches!(kind, GetMemory | PutMemory)),
             ("upsert", lf.upsert.is_some(), kind == PutMemory),
@@ -136,6 +137,7 @@ impl Checker {
         let kind = action.action_type;
         let context = format!("with action_type {kind}");
         // Which arguments each action type may carry (as loose as the annotations require).
+        // lexicon: JSON keys of the logical form.
         let rules: [(&str, bool, bool); 5] = [
             ("schematic", action.schematic.is_some(), matches!(kind, Build | Dig | Fill)),
             ("dance_type", action.dance_type.is_some(), matches!(kind, Dance | Move)),

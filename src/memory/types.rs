@@ -101,6 +101,7 @@ impl Source {
     }
 
     pub fn parse(text: &str) -> Option<Source> {
+        // lexicon: stored spellings of an enum (database values).
         match text {
             "told" => Some(Source::Told),
             "perceived" => Some(Source::Perceived),

@@ -316,6 +316,7 @@ impl QuantBert {
                 Ok(QuantLayer {
                     qkv: QLinear::load_stacked(
                         t,
+                        // lexicon: tensor names in a model file.
                         &["query", "key", "value"]
                             .map(|n| format!("{p}.attention.self.{n}"))
                             .each_ref()
@@ -408,6 +409,7 @@ fn quantize_rows(matrix: &Tensor) -> Result<(Tensor, Tensor)> {
 }
 
 /// The word pieces of [`write_tiny_bert`]'s vocabulary, in id order.
+// lexicon: word pieces of a test model's vocabulary (test data).
 pub const TINY_PIECES: &[&str] = &[
     "[PAD]",
     "[unused0]",

@@ -81,6 +81,7 @@ pub fn parse(line: &str) -> Result<Command, String> {
     let name = words.next().unwrap_or("").to_lowercase();
     let args: Vec<&str> = words.collect();
     let need = |n: usize, usage: &str| if args.len() == n { Ok(()) } else { Err(format!("usage: {usage}")) };
+    // lexicon: slash-command names, not word knowledge.
     match name.as_str() {
         "tp" | "teleport" => {
             need(3, "/tp X Y Z")?;

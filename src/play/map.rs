@@ -8,6 +8,7 @@ use crate::world::{Block, Pos, World};
 
 /// ANSI 256-colour code for each dye colour word.
 fn ansi(colour: &str) -> u8 {
+    // lexicon: dye colour ids and their terminal colours (block-id parts).
     match colour {
         "white" => 255,
         "orange" => 208,
@@ -31,12 +32,14 @@ fn ansi(colour: &str) -> u8 {
 
 /// The letter used without colour: lower-case for terrain, upper-case for placed blocks.
 fn letter(b: Block) -> char {
+    // lexicon: block ids.
     match b.name() {
         "grass_block" => ',',
         "water" => '~',
         "lava" => '^',
         "bedrock" => '_',
         _ if b.is_natural() => '.',
+        // lexicon: dye colour ids (block-id parts).
         _ => match b.colour() {
             Some("light_blue") => 'L',
             Some("light_gray") => 'S',

@@ -388,6 +388,7 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
         _ => return Err("a step takes only one of `say`, `player`, `run` or `expect`".into()),
     }
     if let Some(text) = &s.say {
+        // lexicon: scenario file keys.
         only(s, "say", &["say", "by", "lf"])?;
         let by = match &s.by {
             Some(b) if players.contains(&b.as_str()) => b.clone(),
@@ -405,6 +406,7 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
         return Ok(Step::Say { by, text: text.clone(), lf: lf.map(Box::new) });
     }
     if let Some(name) = &s.player {
+        // lexicon: scenario file keys.
         only(s, "player", &["player", "pos", "look"])?;
         if !players.contains(&name.as_str()) {
             return Err(format!("field `player`: no player called {name:?}"));
@@ -423,8 +425,10 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
         };
     }
     let kind = s.expect.as_deref().unwrap_or_default();
+    // lexicon: scenario file keys.
     let expect = match kind {
         "blocks" => {
+            // lexicon: scenario file keys.
             only(s, "blocks", &["expect", "region", "near", "radius", "block", "colour", "op", "count"])?;
             let region = match (&s.region, &s.near) {
                 (Some(r), None) => {
@@ -443,10 +447,12 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
             Expect::Blocks { region, what: block_match(s, "blocks")?, op: op_of(s)?, count: need(&s.count, "count", "blocks")? }
         }
         "block" => {
+            // lexicon: scenario file keys.
             only(s, "block", &["expect", "at", "block", "colour"])?;
             Expect::Block { at: Pos::from(need(&s.at, "at", "block")?), what: block_match(s, "block")? }
         }
         "agent_near" => {
+            // lexicon: scenario file keys.
             only(s, "agent_near", &["expect", "target", "within"])?;
             let target = match need(&s.target, "target", "agent_near")? {
                 TargetSpec::Name(n) => target_of(&n, players)?,
@@ -468,6 +474,7 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
             Expect::Unchanged { since }
         }
         "mobs" => {
+            // lexicon: scenario file keys.
             only(s, "mobs", &["expect", "kind", "near", "radius", "op", "count"])?;
             if let Some(k) = &s.kind
                 && !MOB_KINDS.contains(&k.as_str())

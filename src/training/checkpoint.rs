@@ -77,6 +77,7 @@ pub(crate) fn resume_note(state: &Checkpoint, epochs: usize, peak: f64, batches_
 
 /// Settings a resumed run may change without becoming another run: the schedule's (see
 /// [`resume_note`]), and when to stop, pause, validate and show progress.
+// lexicon: JSON keys of a checkpoint file.
 const FREE_ON_RESUME: &[&str] = &["epochs", "lr", "patience", "valid_limit", "progress", "max_steps", "pause_after"];
 
 /// The settings (`Options` as JSON) a resumed run changes from those its checkpoint was written

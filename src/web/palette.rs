@@ -12,6 +12,7 @@ pub const SEE_THROUGH: u32 = 1 << 24;
 
 /// The RGB of Minecraft's 16 dye colours (their map colours), by colour word.
 fn dye_rgb(colour: &str) -> Option<u32> {
+    // lexicon: dye colour ids and their screen colours (block-id parts).
     Some(match colour {
         "white" => 0xf9fffe,
         "orange" => 0xf9801d,
@@ -35,6 +36,7 @@ fn dye_rgb(colour: &str) -> Option<u32> {
 
 /// Blocks whose look is not their dye colour: the terrain a player knows by sight.
 fn own_rgb(name: &str) -> Option<u32> {
+    // lexicon: block ids.
     Some(match name {
         "grass_block" => 0x6a9a3a,
         "dirt" | "coarse_dirt" | "rooted_dirt" | "farmland" | "dirt_path" => 0x8b6142,

@@ -69,6 +69,7 @@ fn serve(shared: &Shared, headers: &HeaderMap, q: &HashMap<String, String>, name
         return (StatusCode::NOT_FOUND, "no such file").into_response();
     };
     let mut response = (
+        // lexicon: HTTP header values.
         [
             (header::CONTENT_TYPE, asset.mime),
             // A new binary serves new files: never run a cached page against it.
