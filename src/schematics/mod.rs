@@ -7,9 +7,10 @@
 //! ([`Schematic::translated`]). Nothing here touches the world, so every shape is tested offline.
 //!
 //! Layout of the module: `request` (what was asked, and reading numbers out of a phrase),
-//! `numbers` (number words), `catalogue` (shape words), `sizes` (size words to dimensions),
-//! `materials` (colours and materials to blocks), `shapes/` (one generator per family), `order`
-//! (placing order), `limits` and `error`.
+//! `numbers` (the lexicon's number reader, by its old name), `catalogue` (shape words to shape
+//! families), `sizes` (size words to dimensions), `materials` (colours and materials to blocks),
+//! `shapes/` (one generator per family), `order` (placing order), `limits` and `error`. The words
+//! themselves are the lexicon's (`data/lexicon.toml`).
 //!
 //! Conventions: x east, y up, z south. A schematic's minimum corner is (0,0,0) and y = 0 is the
 //! layer that stands on the ground. Buildings face north: doors are on the z = 0 side, which is
