@@ -142,6 +142,14 @@ impl Assistant {
         if !self.resumed {
             self.resume_after_restart(world);
         }
+        // A line of several steps goes on once its step before is done, perceived this tick.
+        for speaker in self.dialogue.due_steps(&self.tasks, world) {
+            let mut cx = Context::new(&speaker, world, &mut self.memory, &mut self.tasks);
+            let replies = self.dialogue.go_on(&mut cx);
+            for r in replies {
+                Self::say(world, &r);
+            }
+        }
         let chats = world.take_chats();
         if let Err(e) = self.perception.record_chats(&chats, &mut self.memory) {
             tracing::warn!("could not store chat: {e}");
@@ -174,7 +182,7 @@ impl Bot for Assistant {
     }
 
     fn is_idle(&self) -> bool {
-        self.tasks.is_idle() && !self.dialogue.is_thinking()
+        self.tasks.is_idle() && !self.dialogue.is_thinking() && !self.dialogue.has_pending()
     }
 
     fn is_thinking(&self) -> bool {

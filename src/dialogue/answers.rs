@@ -88,7 +88,7 @@ pub fn looked_choice(speaker: &str, text: &str, choices: &[Choice], world: &dyn 
     if !pointing || words.len() > 4 {
         return None;
     }
-    let turn = Turn::new(speaker, text, world, memory);
+    let turn = Turn::new(speaker, crate::understanding::step::form(text), world, memory);
     let id = turn.memory.object_at(turn.look_hit?.block).ok().flatten()?;
     choices.iter().position(|c| c.id == id)
 }

@@ -21,7 +21,7 @@ impl<'a> Context<'a> {
 
     /// The interpreter's view of the speaker saying `text` now.
     pub fn turn(&mut self, text: &str) -> Turn<'_> {
-        Turn::new(self.speaker, text, self.world, self.memory)
+        Turn::new(self.speaker, crate::understanding::step::form(text), self.world, self.memory)
     }
 
     /// The world's tick.

@@ -17,19 +17,22 @@ use super::context::Context;
 use super::last::{LastLine, Outcome};
 use super::thinking::{Job, Thinking};
 use super::say;
+use super::steps::{PendingLine, Progress};
 use super::waiting::{Next, Questions, Reading, Waiting};
 use crate::interpreter::actions::{self, Plan};
-use crate::interpreter::context::Turn;
+use crate::interpreter::context::{Antecedent, Turn};
 use crate::interpreter::execute::{Executed, describe_plans, execute};
 use crate::interpreter::problem::{Choice, Problem};
 use crate::interpreter::{naming, questions};
 use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize, validate_json};
 use crate::memory::{Memory, MemoryId};
 use crate::parser::Parser;
+use crate::understanding::step::{self, Step};
 use crate::understanding::{Reading as Understood, Source, Understanding};
 use crate::safety::gate::{ChatGate, Screened};
 use crate::schematics;
-use crate::tasks::TaskMeta;
+use crate::tasks::{TaskId, TaskMeta};
+use std::collections::VecDeque;
 
 /// Default confidence for acting on a parse at once, and for asking it back as a guess.
 pub const ACT_CONFIDENCE: f32 = 0.6;
@@ -55,6 +58,8 @@ pub struct DialogueManager {
     /// What the bot made of the last line (for the web view).
     pub last: Option<LastLine>,
     lines_handled: u64,
+    /// Lines of several steps still going on, one per player ([`super::steps`]).
+    pending: Vec<PendingLine>,
 }
 
 impl DialogueManager {
@@ -71,6 +76,7 @@ impl DialogueManager {
             thinking: Thinking::default(),
             last: None,
             lines_handled: 0,
+            pending: Vec::new(),
         }
     }
 
@@ -87,6 +93,54 @@ impl DialogueManager {
     /// Asks `speaker` a question of the bot's own (said by the caller), kept open like any other.
     pub fn ask(&mut self, speaker: &str, now: u64, waiting: Waiting) {
         self.questions.ask(speaker, now, waiting);
+    }
+
+    /// Is a line of several steps still going on (not held by a question)?
+    pub fn has_pending(&self) -> bool {
+        self.pending.iter().any(|p| !p.held)
+    }
+
+    /// Players whose line has a next step due, or whose step failed.
+    pub fn due_steps(&self, tasks: &crate::tasks::TaskStack, world: &dyn crate::world::World) -> Vec<String> {
+        self.pending.iter().filter(|p| p.progress(tasks, world) != Progress::Wait).map(|p| p.speaker.clone()).collect()
+    }
+
+    /// Goes on with the speaker's line: the next step, interpreted now, or (the step before
+    /// failed or was cancelled) a word about what was dropped.
+    pub fn go_on(&mut self, cx: &mut Context) -> Vec<String> {
+        let Some(i) = self.pending.iter().position(|p| p.speaker == cx.speaker) else { return Vec::new() };
+        match self.pending[i].progress(cx.tasks, cx.world) {
+            Progress::Wait => Vec::new(),
+            Progress::Dropped => {
+                let line = self.pending.remove(i);
+                vec![format!("So I didn't go on with \"{}\".", line.rest_said())]
+            }
+            Progress::Next(mut antecedent) => {
+                // An animal the step spawned is known to memory by now (perception ran first).
+                if let Some(a) = antecedent.as_mut().filter(|a| a.object.is_none())
+                    && let Some(entity) = a.mob
+                {
+                    a.object = cx.memory.mob_id(entity).ok().flatten();
+                }
+                let mut line = self.pending.remove(i);
+                let Some(next) = line.steps.pop_front() else { return Vec::new() };
+                self.run_steps(cx, &line.chat, next, line.steps, antecedent, None)
+            }
+        }
+    }
+
+    /// The speaker's line held by a question goes on once the tasks `pushed` are done (the
+    /// question was answered and its step carried out).
+    fn release(&mut self, speaker: &str, pushed: Vec<TaskId>) {
+        if let Some(p) = self.pending.iter_mut().find(|p| p.speaker == speaker && p.held) {
+            p.held = false;
+            p.waiting = pushed;
+        }
+    }
+
+    /// The speaker's line held by a question is dropped (the answer was no, or a new line).
+    fn drop_held(&mut self, speaker: &str) {
+        self.pending.retain(|p| !(p.speaker == speaker && p.held));
     }
 
     /// Is the bot waiting for an answer from anyone?
@@ -126,8 +180,13 @@ impl DialogueManager {
             let words = tokenize(&text);
             let now = cx.now();
             let step = asked.answer(&words, &mut Heard { dm: self, cx, text: &text, words: &words }, now);
+            let still_open = step.still.is_some();
             if let Some(still) = step.still {
                 self.questions.reopen(still);
+            }
+            // A line held by this question goes on after a yes or a choice; otherwise it is dropped.
+            if !still_open && !matches!(step.next, Next::Carry { .. } | Next::Learn { .. } | Next::Retry { .. }) {
+                self.drop_held(cx.speaker);
             }
             match step.next {
                 Next::Carry { chat, lf, plans, confirmed } => return self.execute(cx, plans, &chat, &lf, confirmed),
@@ -136,12 +195,12 @@ impl DialogueManager {
                     return self.execute(cx, plans, &chat, &lf, false);
                 }
                 Next::Amend { chat, lf } => return self.amend(cx, &chat, &lf, &text),
-                Next::Retry { chat, lf, prefer } => return self.command(cx, &chat, &lf, Some(prefer)),
+                Next::Retry { chat, lf, prefer } => return self.step_again(cx, &chat, &lf, prefer),
                 Next::Finish { object: _, plans: Some(plans) } => {
                     self.note(Outcome::ActedOn);
                     let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), ..TaskMeta::default() };
                     return match execute(plans, meta, cx.world, cx.tasks, cx.memory, true) {
-                        Executed::Done(replies) => replies,
+                        Executed::Done(replies, _) => replies,
                         Executed::Ask { question, .. } => vec![question],
                     };
                 }
@@ -258,9 +317,20 @@ impl DialogueManager {
         if confidence < self.guess_confidence || lf.dialogue_type != DialogueType::HumanGiveCommand {
             return None;
         }
-        let plans = actions::command(&mut cx.turn(text), lf, &self.limits).ok()?;
-        let what = describe_plans(&plans, cx.speaker)?;
+        // The first step as it would be done now; the later ones in the player's words (they are
+        // interpreted when they start).
+        let mut steps: VecDeque<Step> = step::split(text, lf).into();
+        let first = steps.pop_front()?;
+        let plans = actions::command(&mut Turn::new(cx.speaker, first.form.clone(), cx.world, cx.memory), &first.lf, &self.limits).ok()?;
+        let mut what = describe_plans(&plans, cx.speaker)?;
+        for s in &steps {
+            what.push_str(&format!(", then \"{}\"", s.form.words.join(" ")));
+        }
         self.questions.ask(cx.speaker, cx.now(), Waiting::Guess { chat: text.to_string(), lf: lf.clone(), plans });
+        self.pending.retain(|p| p.speaker != cx.speaker);
+        if !steps.is_empty() {
+            self.pending.push(PendingLine { speaker: cx.speaker.to_string(), chat: text.to_string(), steps, waiting: Vec::new(), held: true, antecedent: None });
+        }
         Some(format!("Not sure I got that. Did you mean: {what}? (yes/no)"))
     }
 
@@ -294,7 +364,7 @@ impl DialogueManager {
             }
             DialogueType::GetMemory => {
                 self.note(Outcome::Answered);
-                let answer = questions::answer(&mut Turn::new(cx.speaker, text, cx.world, cx.memory), lf, cx.tasks);
+                let answer = questions::answer(&mut Turn::new(cx.speaker, step::form(text), cx.world, cx.memory), lf, cx.tasks);
                 vec![answer]
             }
             DialogueType::PutMemory => {
@@ -344,24 +414,97 @@ impl DialogueManager {
         Vec::new()
     }
 
-    /// Interpret a command (`prefer`: the answer to a "which one?") and carry it out, or ask.
+    /// A new command: its steps carried out in order, each interpreted when it starts. It
+    /// replaces what is left of the speaker's earlier line.
     fn command(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, prefer: Option<MemoryId>) -> Vec<String> {
-        let planned = {
-            let mut turn = cx.turn(text);
-            turn.prefer = prefer;
-            actions::command(&mut turn, lf, &self.limits)
+        self.pending.retain(|p| p.speaker != cx.speaker);
+        let mut steps: VecDeque<Step> = step::split(text, lf).into();
+        let Some(first) = steps.pop_front() else { return vec!["What would you like me to do?".into()] };
+        self.run_steps(cx, text, first, steps, None, prefer)
+    }
+
+    /// A step again, with the player's answer to "which one?"; the rest of its line goes on after.
+    fn step_again(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, prefer: MemoryId) -> Vec<String> {
+        let held = self.pending.iter().position(|p| p.speaker == cx.speaker && p.held).map(|i| self.pending.remove(i));
+        let (chat, rest, antecedent) = match held {
+            Some(p) => (p.chat, p.steps, p.antecedent),
+            None => (text.to_string(), VecDeque::new(), None),
         };
-        match planned {
-            Ok(plans) => self.execute(cx, plans, text, lf, false),
-            Err(Problem::Say(s)) => {
-                self.note(Outcome::NotDone);
-                vec![s]
+        let step = Step { lf: lf.clone(), form: step::form(text) };
+        self.run_steps(cx, &chat, step, rest, antecedent, Some(prefer))
+    }
+
+    /// Interprets `step` now (`prefer`: the answer to a "which one?"; `antecedent`: what the step
+    /// before left) and carries it out; the `rest` waits for its tasks, or goes on at once when
+    /// it made none. A question about the step holds the rest; a step that cannot be done drops it.
+    fn run_steps(&mut self, cx: &mut Context, chat: &str, mut step: Step, mut rest: VecDeque<Step>, mut antecedent: Option<Antecedent>, prefer: Option<MemoryId>) -> Vec<String> {
+        let mut replies = Vec::new();
+        loop {
+            let step_text = step.form.words.join(" ");
+            let mut turn = Turn::new(cx.speaker, step.form.clone(), cx.world, cx.memory);
+            turn.prefer = prefer;
+            turn.antecedent = antecedent.clone();
+            // "… and call it bob": a naming step names what the step before made.
+            if step.lf.dialogue_type == DialogueType::PutMemory {
+                let last = cx.tasks.history().last().map(|r| r.description.clone());
+                replies.push(naming::update(&mut turn, &step.lf, last.as_deref()));
+                self.note(Outcome::Remembered);
+            } else {
+                match actions::command(&mut turn, &step.lf, &self.limits) {
+                    Ok(plans) => {
+                        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(chat.to_string()), logical_form: Some(step.lf.to_json_value()), made: Vec::new() };
+                        match execute(plans, meta, cx.world, cx.tasks, cx.memory, false) {
+                            Executed::Done(lines, pushed) => {
+                                self.note(Outcome::ActedOn);
+                                replies.extend(lines);
+                                if !pushed.is_empty() {
+                                    if !rest.is_empty() {
+                                        let line = PendingLine { speaker: cx.speaker.to_string(), chat: chat.to_string(), steps: rest, waiting: pushed, held: false, antecedent };
+                                        self.pending.push(line);
+                                    }
+                                    return replies;
+                                }
+                            }
+                            Executed::Ask { question, plans } => {
+                                self.note(Outcome::AskedBack);
+                                self.questions.ask(cx.speaker, cx.now(), Waiting::Confirm { chat: step_text, lf: step.lf.clone(), plans });
+                                self.hold(cx.speaker, chat, rest, antecedent);
+                                replies.push(question);
+                                return replies;
+                            }
+                        }
+                    }
+                    Err(Problem::Say(s)) => {
+                        self.note(Outcome::NotDone);
+                        replies.push(s);
+                        if !rest.is_empty() {
+                            let said: Vec<String> = rest.iter().map(|s| s.form.words.join(" ")).collect();
+                            replies.push(format!("So I didn't go on with \"{}\".", said.join(", then ")));
+                        }
+                        return replies;
+                    }
+                    Err(Problem::Which { question, choices }) => {
+                        self.note(Outcome::AskedBack);
+                        self.questions.ask(cx.speaker, cx.now(), Waiting::Which { chat: step_text, lf: step.lf.clone(), choices });
+                        self.hold(cx.speaker, chat, rest, antecedent);
+                        replies.push(question);
+                        return replies;
+                    }
+                }
             }
-            Err(Problem::Which { question, choices }) => {
-                self.note(Outcome::AskedBack);
-                self.questions.ask(cx.speaker, cx.now(), Waiting::Which { chat: text.to_string(), lf: lf.clone(), choices });
-                vec![question]
+            // Nothing to wait for (a reply, a stop, a name given): the next step at once.
+            match rest.pop_front() {
+                Some(next) => step = next,
+                None => return replies,
             }
+            antecedent = antecedent.take();
+        }
+    }
+
+    /// Keeps the rest of a line while a question about its step is open.
+    fn hold(&mut self, speaker: &str, chat: &str, rest: VecDeque<Step>, antecedent: Option<Antecedent>) {
+        if !rest.is_empty() {
+            self.pending.push(PendingLine { speaker: speaker.to_string(), chat: chat.to_string(), steps: rest, waiting: Vec::new(), held: true, antecedent });
         }
     }
 
@@ -369,8 +512,9 @@ impl DialogueManager {
     fn execute(&mut self, cx: &mut Context, plans: Vec<Plan>, text: &str, lf: &LogicalForm, confirmed: bool) -> Vec<String> {
         let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), logical_form: Some(lf.to_json_value()), made: Vec::new() };
         match execute(plans, meta, cx.world, cx.tasks, cx.memory, confirmed) {
-            Executed::Done(replies) => {
+            Executed::Done(replies, pushed) => {
                 self.note(Outcome::ActedOn);
+                self.release(cx.speaker, pushed);
                 replies
             }
             Executed::Ask { question, plans } => {
@@ -384,8 +528,9 @@ impl DialogueManager {
 
 /// "have you built a house?": yes with where, from the bot's own history, or no.
 fn did_you(text: &str, tasks: &crate::tasks::TaskStack) -> String {
-    const SMALL: &[&str] = &["have", "has", "did", "you", "ever", "built", "build", "made", "make", "a", "an", "the", "any", "yet", "already", "dug", "dig", "destroyed", "done", "today", "one"];
-    let things: Vec<&str> = text.split_whitespace().filter(|w| !SMALL.contains(w)).collect();
+    use crate::lexicon::Class;
+    let lx = crate::lexicon::lexicon();
+    let things: Vec<&str> = text.split_whitespace().filter(|w| !lx.is(Class::DidYouSmall, w) && !lx.is(Class::DidYouWords, w)).collect();
     let done = tasks.history().iter().rev().find(|r| {
         things.iter().any(|t| r.description.split(|c: char| !c.is_alphanumeric()).any(|w| w == *t || w == t.trim_end_matches('s')))
     });

@@ -1,8 +1,11 @@
-//! One chat turn as the interpreter sees it: who spoke, their words, where they stand and look,
-//! and access to the world (read-only) and memory. Every resolution step takes a `Turn`.
+//! One step as the interpreter sees it: who spoke, the step's typed form (its words, which the
+//! logical form's spans index, and the details understanding read), where the speaker stands and
+//! looks *now*, what earlier steps of the same line left behind, and access to the world
+//! (read-only) and memory. Every resolution step takes a `Turn`. It holds no chat: a step of
+//! "build a tower, then walk 10 blocks east" never sees the other step's words.
 
-use crate::logical_form::{Span, normalize, tokenize};
-use crate::memory::{Memory, QueryContext};
+use crate::logical_form::{Details, Span, StepForm};
+use crate::memory::{Memory, MemoryId, QueryContext};
 use crate::world::raycast::{self, Hit};
 use crate::world::types::EYE_HEIGHT;
 use crate::world::{Look, Pos, Vec3, World};
@@ -10,11 +13,40 @@ use crate::world::{Look, Pos, Vec3, World};
 /// How far a look reaches when a player says "that" or "there".
 pub const LOOK_RANGE: f64 = 64.0;
 
+/// What an earlier step of the same line made, destroyed, dug or went to: "it", "that",
+/// "there", "in its place" and "on top of it" in a later step mean this.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Antecedent {
+    /// The thing the step made or acted on, while memory still knows it.
+    pub object: Option<MemoryId>,
+    /// The cells the step changed (placed, broke), or the one it ended on (a walk).
+    pub cells: Vec<Pos>,
+    /// The cells it emptied, with the block that was there (what a dig dug out).
+    pub dug: Vec<(Pos, crate::world::Block)>,
+    /// The animal it spawned (the world's entity id), until memory has it as `object`.
+    pub mob: Option<u64>,
+}
+
+impl Antecedent {
+    /// The box around the cells.
+    pub fn bbox(&self) -> Option<crate::world::BBox> {
+        let first = *self.cells.first()?;
+        Some(self.cells.iter().fold(crate::world::BBox::new(first, first), |b, p| b.union(&crate::world::BBox::new(*p, *p))))
+    }
+
+    /// Where a thing put "there" stands: the middle of the cells, at their lowest level.
+    pub fn spot(&self) -> Option<Pos> {
+        let b = self.bbox()?;
+        Some(Pos::new((b.min.x + b.max.x).div_euclid(2), b.min.y, (b.min.z + b.max.z).div_euclid(2)))
+    }
+}
+
 pub struct Turn<'a> {
     pub speaker: String,
-    /// The normalized chat; spans index `tokens`.
-    pub text: String,
-    pub tokens: Vec<String>,
+    /// The step's words and details.
+    form: StepForm,
+    /// What the step before this one in the same line left behind.
+    pub antecedent: Option<Antecedent>,
     pub world: &'a dyn World,
     pub memory: &'a mut Memory,
     pub speaker_pos: Vec3,
@@ -31,11 +63,10 @@ pub struct Turn<'a> {
 }
 
 impl<'a> Turn<'a> {
-    /// A turn for `speaker` saying `chat`. A speaker the world does not show (a console, a
-    /// player out of sight) is treated as standing where the agent is.
-    pub fn new(speaker: &str, chat: &str, world: &'a dyn World, memory: &'a mut Memory) -> Turn<'a> {
-        let text = normalize(chat);
-        let tokens = tokenize(&text);
+    /// A turn for `speaker` carrying out the step `form`, as the world is now. A speaker the
+    /// world does not show (a console, a player out of sight) is treated as standing where the
+    /// agent is.
+    pub fn new(speaker: &str, form: StepForm, world: &'a dyn World, memory: &'a mut Memory) -> Turn<'a> {
         let me = world.players().into_iter().find(|p| p.name == speaker);
         let (speaker_pos, speaker_look) = match &me {
             Some(p) => (p.pos, p.look),
@@ -44,11 +75,23 @@ impl<'a> Turn<'a> {
         let eye = Vec3::new(speaker_pos.x, speaker_pos.y + EYE_HEIGHT, speaker_pos.z);
         let look_hit = raycast::first_block(world, eye, speaker_look, LOOK_RANGE);
         let planned = builds_in_progress(memory);
-        Turn { speaker: speaker.to_string(), text, tokens, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned }
+        Turn { speaker: speaker.to_string(), form, antecedent: None, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned }
     }
 
+    /// The words a span of the step's form covers.
     pub fn words(&self, span: Span) -> Vec<String> {
-        span.words(&self.tokens).to_vec()
+        self.form.span_words(span)
+    }
+
+    /// What understanding read in the step.
+    pub fn details(&self) -> &Details {
+        &self.form.details
+    }
+
+    /// All the step's words, which its spans index (for saying a thing back in the player's
+    /// words, and for memory queries that resolve spans).
+    pub fn form_words(&self) -> &[String] {
+        &self.form.words
     }
 
     pub fn text_of(&self, span: Span) -> String {
@@ -59,7 +102,7 @@ impl<'a> Turn<'a> {
     /// covers only "castle", as the annotations usually do), for saying names back in their words.
     pub fn article_before(&self, span: Span) -> Option<&str> {
         let i = span.start.checked_sub(1)?;
-        self.tokens.get(i).map(String::as_str).filter(|w| matches!(*w, "the" | "a" | "an"))
+        self.form.words.get(i).map(String::as_str).filter(|w| crate::lexicon::lexicon().is(crate::lexicon::Class::Article, w))
     }
 
     pub fn agent_pos(&self) -> Pos {
@@ -73,7 +116,7 @@ impl<'a> Turn<'a> {
 
     /// The memory query context for this turn.
     pub fn query_ctx(&self) -> QueryContext {
-        let mut ctx = QueryContext::from_tokens(self.tokens.clone())
+        let mut ctx = QueryContext::from_tokens(self.form.words.clone())
             .speaker(&self.speaker, self.speaker_pos, self.speaker_look)
             .agent(self.world.agent_pos().feet(), self.world.agent_look())
             .at_tick(self.tick)
@@ -82,11 +125,6 @@ impl<'a> Turn<'a> {
             ctx = ctx.looking_at(hit.block);
         }
         ctx
-    }
-
-    /// Does the chat contain this word?
-    pub fn has_word(&self, w: &str) -> bool {
-        self.tokens.iter().any(|t| t == w)
     }
 }
 

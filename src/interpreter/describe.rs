@@ -123,7 +123,7 @@ mod tests {
 
 /// The plural of a noun as the bot says it: "towers", "torches", "boxes", "sheep".
 pub fn plural(w: &str) -> String {
-    if matches!(w.rsplit(' ').next(), Some("sheep" | "cod" | "salmon" | "fish" | "deer")) {
+    if w.rsplit(' ').next().is_some_and(|last| crate::lexicon::lexicon().is(crate::lexicon::Class::NotPlural, last)) {
         w.to_string()
     } else if w.ends_with('s') || w.ends_with('x') || w.ends_with("ch") || w.ends_with("sh") {
         format!("{w}es")

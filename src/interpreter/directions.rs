@@ -2,6 +2,7 @@
 //! house". A direction becomes a unit step on the block grid, snapped to the axis the viewer
 //! faces most, because players think in whole blocks and cardinal-ish directions.
 
+use crate::lexicon::Compass;
 use crate::logical_form::RelativeDirection;
 use crate::world::{Look, Pos};
 
@@ -34,53 +35,10 @@ pub fn offset(dir: RelativeDirection, look: Look) -> Option<Pos> {
     })
 }
 
-/// The unit step of a compass word: north is −z, east is +x (Minecraft's frame).
-pub fn cardinal(word: &str) -> Option<Pos> {
-    Some(match word {
-        "north" | "northward" | "northwards" => Pos::new(0, 0, -1),
-        "south" | "southward" | "southwards" => Pos::new(0, 0, 1),
-        "east" | "eastward" | "eastwards" => Pos::new(1, 0, 0),
-        "west" | "westward" | "westwards" => Pos::new(-1, 0, 0),
-        _ => return None,
-    })
-}
-
-/// A distance and direction said in words — "10 blocks north", "5 to my right", "3 steps left" —
-/// as the number and the unit step (left, right, front and back in `look`'s frame).
-pub fn said_offset(tokens: &[String], look: Look) -> Option<(i32, Pos)> {
-    said(tokens, look, false)
-}
-
-/// The same for compass words only ("10 blocks north"): they need no frame.
-pub fn said_compass(tokens: &[String]) -> Option<(i32, Pos)> {
-    said(tokens, Look::default(), true)
-}
-
-fn said(tokens: &[String], look: Look, compass_only: bool) -> Option<(i32, Pos)> {
-    const UNITS: &[&str] = &["block", "blocks", "step", "steps", "space", "spaces", "meter", "meters", "metres", "tiles"];
-    const FILLERS: &[&str] = &["to", "the", "my", "your", "towards", "toward", "of", "in"];
-    for i in 0..tokens.len() {
-        let Ok(n) = tokens[i].parse::<i32>() else { continue };
-        let mut j = i + 1;
-        while tokens.get(j).is_some_and(|w| UNITS.contains(&w.as_str()) || FILLERS.contains(&w.as_str())) {
-            j += 1;
-        }
-        let Some(w) = tokens.get(j) else { continue };
-        let step = cardinal(w).or_else(|| match w.as_str() {
-            _ if compass_only => None,
-            "left" => offset(RelativeDirection::Left, look),
-            "right" => offset(RelativeDirection::Right, look),
-            "front" | "ahead" | "forward" | "forwards" => offset(RelativeDirection::Front, look),
-            "behind" | "back" | "backwards" => offset(RelativeDirection::Back, look),
-            _ => None,
-        });
-        if let Some(step) = step
-            && (1..=1000).contains(&n)
-        {
-            return Some((n, step));
-        }
-    }
-    None
+/// The unit step of a compass heading: north is −z, east is +x (Minecraft's frame).
+pub fn cardinal(c: Compass) -> Pos {
+    let (dx, dz) = c.offset();
+    Pos::new(dx, 0, dz)
 }
 
 /// A compass word for a unit step ("north", "up"…), for answers.
@@ -115,15 +73,5 @@ mod tests {
         assert_eq!(forward(Look::new(30.0, 80.0)), Pos::new(0, 0, 1), "looking down still has a heading");
         assert_eq!(offset(RelativeDirection::Near, south), None);
         assert_eq!(compass(Pos::new(0, 0, -1)), "north");
-    }
-
-    #[test]
-    fn distances_and_compass_words_in_chat() {
-        let words = |t: &str| t.split(' ').map(String::from).collect::<Vec<_>>();
-        let south = Look::new(0.0, 0.0);
-        assert_eq!(said_offset(&words("go 10 blocks north"), south), Some((10, Pos::new(0, 0, -1))));
-        assert_eq!(said_offset(&words("a red cube 10 blocks east of here"), south), Some((10, Pos::new(1, 0, 0))));
-        assert_eq!(said_offset(&words("dig a hole 5 blocks to my right"), south), Some((5, Pos::new(-1, 0, 0))));
-        assert_eq!(said_offset(&words("build a wall 5 blocks long"), south), None);
     }
 }

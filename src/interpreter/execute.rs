@@ -9,14 +9,15 @@ use std::sync::Arc;
 use super::actions::{CONFIRM_BLOCKS, Plan};
 use super::recipe::{Making, Recipe};
 use crate::memory::Memory;
-use crate::tasks::{Repeat, Task, TaskError, TaskMeta, TaskStack, Times};
+use crate::tasks::{Repeat, Task, TaskError, TaskId, TaskMeta, TaskStack, Times};
 use crate::world::World;
 
 /// What carrying out the plans came to.
 #[derive(Debug)]
 pub enum Executed {
-    /// Done (tasks pushed, stops and undos applied): say these lines.
-    Done(Vec<String>),
+    /// Done (tasks pushed, stops and undos applied): say these lines; the tasks pushed, first
+    /// to run first.
+    Done(Vec<String>, Vec<TaskId>),
     /// Nothing done yet: ask this yes/no question; on yes, carry out `plans` confirmed.
     Ask { question: String, plans: Vec<Plan> },
 }
@@ -81,9 +82,13 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
             Plan::Confirm { .. } => {}
         }
     }
+    let mut pushed = Vec::new();
     for (task, ack, made) in to_push.into_iter().rev() {
         match tasks.push_checked(task, TaskMeta { made: made.clone(), ..meta.clone() }, world) {
-            Ok(_) => replies.insert(0, ack),
+            Ok(id) => {
+                pushed.insert(0, id);
+                replies.insert(0, ack)
+            }
             Err(e) => {
                 for id in made {
                     if let Err(e) = memory.finish_plan(id) {
@@ -94,7 +99,7 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
             }
         }
     }
-    Executed::Done(replies)
+    Executed::Done(replies, pushed)
 }
 
 /// Holds in memory what a task will make, before its first block (see `memory::builds`). A
@@ -183,7 +188,7 @@ mod tests {
 
     #[test]
     fn plans_are_carried_out_in_order_with_a_line_each() {
-        let Executed::Done(lines) = run(vec![Plan::Say("hi".into()), Plan::Stop, Plan::Resume, Plan::Undo(None)], true) else {
+        let Executed::Done(lines, _) = run(vec![Plan::Say("hi".into()), Plan::Stop, Plan::Resume, Plan::Undo(None)], true) else {
             panic!("done")
         };
         assert_eq!(lines, ["hi", "I'm not doing anything right now.", "There's nothing to resume.", "There's nothing for me to undo."]);

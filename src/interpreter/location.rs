@@ -90,16 +90,26 @@ pub fn resolve(turn: &mut Turn, loc: &LocationArg, purpose: Purpose) -> Result<T
             let words = turn.words(*span);
             match coordinates(&words) {
                 Some(p) => super::reference::typed_point(p).map(Target::exactly),
-                None => coref(turn, &words, purpose),
+                None => coref(turn, Some(&words), purpose),
             }
         }
         LocationArg::Location(l) => resolve_location(turn, l, purpose),
     }
 }
 
-/// "here"/"there" and other pointing words.
-fn coref(turn: &Turn, words: &[String], purpose: Purpose) -> Result<Target> {
-    let says_here = words.iter().any(|w| w == "here" || w == "me");
+/// "here"/"there" and other pointing words. In a later step of a line, "there" and "in its
+/// place" are where the step before acted ("tear down the hut and build a tower there").
+fn coref(turn: &Turn, words: Option<&[String]>, purpose: Purpose) -> Result<Target> {
+    let lx = crate::lexicon::lexicon();
+    let says_here = match words {
+        Some(w) => w.iter().any(|w| lx.is(crate::lexicon::Class::Here, w) || lx.is(crate::lexicon::Class::Me, w)),
+        None => turn.details().deixis == Some(crate::logical_form::Deixis::Here),
+    };
+    if !says_here && let Some(a) = &turn.antecedent && let Some(spot) = a.spot() {
+        // Going there: beside what it made; putting something there: where it stood.
+        let anchor = if purpose == Purpose::Move { a.bbox().filter(|b| turn.world.block_at(b.min).is_solid() || a.object.is_some()) } else { None };
+        return Ok(Target { anchor, ..Target::at(spot) });
+    }
     match (says_here, purpose) {
         (true, Purpose::Move) => Ok(Target::at(turn.speaker_block())),
         (true, Purpose::Place) => Ok(look_spot(turn).filter(|s| s.distance(turn.speaker_block()) <= 16.0).map(Target::at).unwrap_or_else(|| default_place(turn))),
@@ -133,14 +143,18 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         let frame = if is_agent { turn.world.agent_look() } else { turn.speaker_look };
         match found {
             Referent::Point(p) => (p, None, frame),
+            Referent::Place(b) => {
+                facing_speaker = !is_agent;
+                (Pos::new((b.min.x + b.max.x).div_euclid(2), b.min.y, (b.min.z + b.max.z).div_euclid(2)), Some(b), frame)
+            }
             Referent::Memory { bbox, pos, kind, .. } => {
                 facing_speaker = !is_agent && !matches!(kind, crate::memory::MemoryKind::Player | crate::memory::MemoryKind::SelfAgent);
                 (pos.block(), bbox, frame)
             }
         }
     } else if l.contains_coreference.is_some() {
-        let words = l.text_span.map(|s| turn.words(s)).unwrap_or_else(|| turn.tokens.clone());
-        let t = coref(turn, &words, purpose)?;
+        let words = l.text_span.map(|s| turn.words(s));
+        let t = coref(turn, words.as_deref(), purpose)?;
         (t.pos, None, turn.speaker_look)
     } else {
         match l.location_type {
@@ -179,7 +193,7 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         }
         // A compass word said with the direction wins: the form has no north, so the parser writes
         // "10 blocks north" as some direction of the speaker's.
-        Some(d) => match directions::said_compass(&turn.tokens).map(|(_, s)| s).or_else(|| {
+        Some(d) => match turn.details().compass.map(directions::cardinal).or_else(|| {
             let step = directions::offset(d, frame)?;
             let turned = facing_speaker && matches!(d, RelativeDirection::Front | RelativeDirection::Back);
             Some(if turned { Pos::new(-step.x, step.y, -step.z) } else { step })
@@ -203,9 +217,15 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
     Ok(t)
 }
 
-/// "10 blocks north", "5 to my right" said anywhere in the chat.
+/// "10 blocks north", "5 to my right" said in the step, as a number of blocks and a unit step
+/// (left and right in the speaker's frame).
 fn said(turn: &Turn) -> Option<(i32, Pos)> {
-    directions::said_offset(&turn.tokens, turn.speaker_look)
+    let o = turn.details().offset?;
+    let step = match o.heading {
+        crate::logical_form::Heading::Compass(c) => directions::cardinal(c),
+        crate::logical_form::Heading::Relative(d) => directions::offset(d, turn.speaker_look)?,
+    };
+    Some((o.blocks, step))
 }
 
 /// A distance and direction the chat says ("10 blocks east") that the form left out, applied to

@@ -26,7 +26,9 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     }
     // Which thing: the filters, or (with none) what the speaker looks at / we last discussed.
     let target = ReferenceObject { filters: lf.filters.clone(), ..Default::default() };
-    let found = match just_built(turn, &target) {
+    // "… and call it bob": what an earlier step of the line made comes first.
+    let earlier = turn.antecedent.as_ref().and_then(|a| a.object).filter(|_| !reference::without_generic(&target.filters.clone().unwrap_or_default(), turn).1);
+    let found = match earlier.or_else(|| just_built(turn, &target)) {
         Some(id) => Ok(Some(id)),
         None => reference::resolve_one(turn, &target, Want::Anything).map(|f| f.id()),
     };
@@ -38,14 +40,14 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     let Some(id) = found else {
         return "I can only remember names for things I can see, like something built or a player.".into();
     };
-    let before = describe::the_for(turn.memory, id, &turn.tokens);
+    let before = describe::the_for(turn.memory, id, turn.form_words());
     let mut told = Vec::new();
     for t in &triples {
         let Some(span) = t.obj_span() else { continue };
         let mut words = turn.words(span);
         // "my house": the owner is the speaker; the name is "house".
         let mine = words.first().is_some_and(|w| w == "my");
-        let article = words.first().filter(|w| matches!(w.as_str(), "the" | "a" | "an")).cloned();
+        let article = words.first().filter(|w| crate::lexicon::lexicon().is(crate::lexicon::Class::Article, w)).cloned();
         if mine || article.is_some() {
             words.remove(0);
         }
@@ -86,20 +88,16 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     }
 }
 
-/// Words that make "this …" a place rather than a thing: "call this spot home".
-const PLACE_WORDS: &[&str] = &["spot", "place", "location", "point"];
-
 /// "call this spot home", "remember this place as base", "call here home": a named place where
 /// the speaker stands (a place with that name moves here). `None` when the line names a thing.
 fn place(turn: &mut Turn, triples: &[crate::logical_form::Triple]) -> Option<String> {
-    let t = &turn.tokens;
-    let this_spot = t.windows(2).any(|w| matches!(w[0].as_str(), "this" | "that" | "my") && PLACE_WORDS.contains(&w[1].as_str()));
-    let here = t.iter().any(|w| w == "here") && !t.iter().any(|w| matches!(w.as_str(), "this" | "that" | "it"));
-    if !this_spot && !here {
+    if !turn.details().names_place {
         return None;
     }
     let mut words = triples.iter().find_map(|tr| tr.obj_span()).map(|s| turn.words(s))?;
-    while words.first().is_some_and(|w| PLACE_WORDS.contains(&w.as_str()) || matches!(w.as_str(), "the" | "a" | "as" | "my")) {
+    let lx = crate::lexicon::lexicon();
+    use crate::lexicon::Class;
+    while words.first().is_some_and(|w| lx.is(Class::PlaceWord, w) || lx.is(Class::Article, w) || lx.is(Class::Possessive, w) || w == "as") {
         words.remove(0);
     }
     if words.is_empty() {
@@ -150,7 +148,7 @@ fn feedback(turn: &mut Turn, positive: bool, last_task: Option<&str>) -> String 
         let _ = turn.memory.add_triple(NewTriple::text(me, "has_reward", value).source(Source::Told));
     }
     // "Thank you" is praise too, but the answer to thanks is "you're welcome", not "thanks".
-    let thanked = turn.tokens.iter().any(|w| w.starts_with("thank"));
+    let thanked = turn.details().thanked;
     match (positive, last_task) {
         (true, Some(t)) if thanked => format!("You're welcome! Glad you liked {t}."),
         (true, None) if thanked => "You're welcome!".into(),
@@ -169,7 +167,7 @@ mod tests {
 
     fn tell(f: &mut Fixture, text: &str, json: &str) -> String {
         let lf = validate_json(text, json).expect("a valid form");
-        let mut turn = Turn::new("alice", text, &f.world, &mut f.memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form(text), &f.world, &mut f.memory);
         update(&mut turn, &lf, None)
     }
 
@@ -223,10 +221,10 @@ mod tests {
         let mut f = Fixture::new();
         let reward = r#"{"dialogue_type": "PUT_MEMORY", "filters": {}, "upsert": {"memory_data": {"memory_type": "REWARD", "reward_value": "POSITIVE"}}}"#;
         let lf = validate_json("thank you", reward).unwrap();
-        let mut turn = Turn::new("alice", "thank you", &f.world, &mut f.memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form("thank you"), &f.world, &mut f.memory);
         assert_eq!(update(&mut turn, &lf, Some("building a tower")), "You're welcome! Glad you liked building a tower.");
         let lf = validate_json("good job", reward).unwrap();
-        let mut turn = Turn::new("alice", "good job", &f.world, &mut f.memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form("good job"), &f.world, &mut f.memory);
         assert_eq!(update(&mut turn, &lf, Some("building a tower")), "Thanks! Glad you liked building a tower.");
     }
 }

@@ -34,7 +34,7 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         },
         _ => None,
     };
-    let counting = matches!(filters.output, Some(Output::Kind(OutputKind::Count))) || turn.has_word("many");
+    let counting = matches!(filters.output, Some(Output::Kind(OutputKind::Count))) || turn.details().counting;
     // "what is that" with nothing remembered there: say what the block is.
     let coref = filters.contains_coreference.is_some();
     // "the tall thing", "that structure": generic nouns never block a match the other words make.
@@ -85,7 +85,7 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     };
     let id = first.id;
     let _ = turn.memory.attend(id, turn.tick);
-    let the = describe::the_for(turn.memory, id, &turn.tokens);
+    let the = describe::the_for(turn.memory, id, turn.form_words());
     let value = match &result.answer {
         Answer::Values(v) => v.first().cloned(),
         _ => None,
@@ -106,7 +106,7 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         // "how tall": the height; "how big", "how long", "what size": every measure, the way
         // the bot says a build's size ("10 long and 5 high").
         Some(AttributeName::Height | AttributeName::Width | AttributeName::Size)
-            if attribute == Some(AttributeName::Height) && !turn.tokens.iter().any(|w| BIG_WORDS.contains(&w.as_str())) =>
+            if attribute == Some(AttributeName::Height) && !turn.details().asks_size =>
         {
             match first.bbox {
                 Some(b) => format!("{} is {} blocks tall.", capital(&the), b.size()[1]),
@@ -138,9 +138,6 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         }
     }
 }
-
-/// Words asking for every measure of a thing, not only its height.
-const BIG_WORDS: &[&str] = &["big", "large", "size", "long", "wide", "thick", "huge", "dimensions", "measure"];
 
 /// Is a hit where the speaker looks (within a block and a half of the looked-at block)?
 fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {
@@ -258,7 +255,7 @@ mod tests {
 
     fn ask(f: &mut Fixture, text: &str, json: &str) -> String {
         let lf = validate_json(text, json).expect("a valid form");
-        let mut turn = Turn::new("alice", text, &f.world, &mut f.memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form(text), &f.world, &mut f.memory);
         answer(&mut turn, &lf, &TaskStack::default())
     }
 

@@ -44,6 +44,9 @@ impl Want {
 pub enum Referent {
     Memory { id: MemoryId, kind: MemoryKind, pos: Vec3, bbox: Option<BBox> },
     Point(Pos),
+    /// Cells an earlier step of the line changed that memory keeps no thing for (a hole filled
+    /// with water): "next to it" is next to them.
+    Place(BBox),
 }
 
 impl Referent {
@@ -51,12 +54,13 @@ impl Referent {
         match self {
             Referent::Memory { pos, .. } => *pos,
             Referent::Point(p) => p.feet(),
+            Referent::Place(b) => centre(b),
         }
     }
 
     pub fn bbox(&self) -> BBox {
         match self {
-            Referent::Memory { bbox: Some(b), .. } => *b,
+            Referent::Memory { bbox: Some(b), .. } | Referent::Place(b) => *b,
             _ => BBox::new(self.pos().block(), self.pos().block()),
         }
     }
@@ -64,26 +68,24 @@ impl Referent {
     pub fn id(&self) -> Option<MemoryId> {
         match self {
             Referent::Memory { id, .. } => Some(*id),
-            Referent::Point(_) => None,
+            Referent::Point(_) | Referent::Place(_) => None,
         }
     }
 
     pub fn kind(&self) -> Option<MemoryKind> {
         match self {
             Referent::Memory { kind, .. } => Some(*kind),
-            Referent::Point(_) => None,
+            Referent::Point(_) | Referent::Place(_) => None,
         }
     }
 }
 
-/// Words that name no particular thing.
-const GENERIC: &[&str] = &[
-    "thing", "things", "object", "objects", "structure", "structures", "building", "buildings", "it", "one", "ones",
-    "stuff", "something", "this", "that", "these", "those", "creation", "construction", "item", "items", "there", "here",
-];
-
+/// Words that name no particular thing ("thing", "it", "structure"): the lexicon's generic nouns.
 fn is_generic(words: &[String]) -> bool {
-    !words.is_empty() && words.iter().all(|w| GENERIC.contains(&w.as_str()))
+    let lx = crate::lexicon::lexicon();
+    use crate::lexicon::Class;
+    let generic = |w: &str| [Class::GenericThing, Class::Pointing, Class::Here, Class::There].into_iter().any(|c| lx.is(c, w));
+    !words.is_empty() && words.iter().all(|w| generic(w))
 }
 
 /// The filters with generic `has_name` triples removed; also says whether anything is left that
@@ -177,6 +179,29 @@ fn looked_at(turn: &Turn, want: Want) -> Result<Option<Referent>> {
     }
 }
 
+/// What the step before this one in the same line made, dug or acted on, if memory knows it and
+/// it is wanted: its own object, else a remembered thing on the cells it changed (the hole a
+/// dig left).
+fn earlier_step(turn: &Turn, want: Want) -> Result<Option<Referent>> {
+    let Some(a) = &turn.antecedent else { return Ok(None) };
+    if let Some(id) = a.object
+        && let Some(r) = memory_referent(turn, id)?
+        && r.kind().is_some_and(|k| want.accepts(k))
+    {
+        return Ok(Some(r));
+    }
+    for p in a.cells.iter().take(4096) {
+        if let Some(id) = turn.memory.object_at(*p)?
+            && let Some(r) = memory_referent(turn, id)?
+            && r.kind().is_some_and(|k| want.accepts(k))
+        {
+            return Ok(Some(r));
+        }
+    }
+    // Nothing memory keeps: the cells themselves, for a place ("build a wall next to it").
+    Ok(a.bbox().filter(|_| want == Want::Anything && a.object.is_none()).map(Referent::Place))
+}
+
 fn fixed(turn: &Turn, f: FixedReference) -> Result<Referent> {
     match f {
         FixedReference::Speaker => match turn.memory.player_id(&turn.speaker)? {
@@ -236,7 +261,12 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
     let (filters, constrained) = without_generic(&filters, turn);
 
     if !constrained {
-        // "that", "it", "this thing": the look first, then what we last talked about.
+        // "that", "it", "this thing": what an earlier step of the line made or acted on, then the
+        // look, then what we last talked about.
+        if let Some(found) = earlier_step(turn, want)? {
+            attend(turn, &found);
+            return Ok(vec![found]);
+        }
         if let Some(found) = looked_at(turn, want)? {
             attend(turn, &found);
             return Ok(vec![found]);
@@ -299,7 +329,7 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
 
 /// "Which one: the red tower or the blue tower?"
 fn which(turn: &Turn, hits: &[&Hit]) -> Problem {
-    let mut choices: Vec<Choice> = hits.iter().take(4).map(|h| Choice { label: describe::the_for(turn.memory, h.id, &turn.tokens), id: h.id }).collect();
+    let mut choices: Vec<Choice> = hits.iter().take(4).map(|h| Choice { label: describe::the_for(turn.memory, h.id, turn.form_words()), id: h.id }).collect();
     // Same words for two things: tell them apart by place.
     let labels: Vec<String> = choices.iter().map(|c| c.label.clone()).collect();
     for (c, h) in choices.iter_mut().zip(hits) {

@@ -60,9 +60,10 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
                 // Tags carry the odd adjective the annotators did not type: "hollow", "solid",
                 // a size word, a colour.
                 for word in &w {
+                    let lx = crate::lexicon::lexicon();
                     match word.as_str() {
-                        "hollow" | "empty" => req.hollow = Some(true),
-                        "solid" | "filled" | "full" => req.hollow = Some(false),
+                        w if lx.is(crate::lexicon::Class::Hollow, w) => req.hollow = Some(true),
+                        w if lx.is(crate::lexicon::Class::Solid, w) => req.hollow = Some(false),
                         s if is_size_word(s) => req.size_words.push(s.to_string()),
                         s if canonical_colour(s).is_some() && req.colour.is_none() => req.colour = Some(s.to_string()),
                         _ => {}
@@ -90,7 +91,8 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
     req = req.or_dimensions(ShapeRequest::parse_dimensions(&refs));
     // "9 high", "3 blocks wide": a size word right after a number is that number's unit.
     let after_number = |i: usize| {
-        let unit = |j: usize| matches!(phrase.get(j).map(String::as_str), Some("block" | "blocks" | "tall" | "high"));
+        let lx = crate::lexicon::lexicon();
+        let unit = |j: usize| phrase.get(j).is_some_and(|w| lx.unit(w).is_some() || lx.dimension(w) == Some(crate::lexicon::Dimension::Height));
         (i >= 1 && read_number(&phrase, i - 1).is_some()) || (i >= 2 && unit(i - 1) && read_number(&phrase, i - 2).is_some())
     };
     for (i, w) in phrase.iter().enumerate() {

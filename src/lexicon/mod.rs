@@ -139,6 +139,8 @@ sections! {
         InItsPlace = "in_its_place",
         /// How a request opens without changing what it asks ("could you", "i want you to").
         Request = "requests",
+        /// The small words of a question about finished work, around the thing it asks about.
+        DidYouSmall = "did_you_small",
     }
 }
 

@@ -11,7 +11,7 @@
 //! Map of the files: [`span`] (word ranges), [`vocab`] (enumerated strings), one file per node kind
 //! ([`form`] root, [`action`], [`dance`], [`location`], [`reference`](mod@reference), [`filters`], [`selector`],
 //! [`attribute`], [`where_clause`], [`condition`]), `shape` (keys whose JSON shape varies),
-//! [`error`], [`validate`](mod@validate), [`tokenize`](mod@tokenize) (chat → the data's words), [`check`] (annotation files).
+//! [`step`] (one step's words and typed details), [`error`], [`validate`](mod@validate), [`tokenize`](mod@tokenize) (chat → the data's words), [`check`] (annotation files).
 
 #[macro_use]
 mod shape;
@@ -29,6 +29,7 @@ pub mod reference;
 mod roundtrip;
 pub mod selector;
 pub mod span;
+pub mod step;
 pub mod tokenize;
 pub mod validate;
 pub mod vocab;
@@ -47,6 +48,7 @@ pub use reference::{Endpoint, ReferenceObject, ReferenceObjectArg, SpecialRefere
 pub use selector::{ArgVal, Ordinal, Quantity, Ranked, ReturnQuantity, Selector, SelectorArg};
 pub use shape::Fixed;
 pub use span::Span;
+pub use step::{Amount, DanceName, Deixis, Details, Heading, SaidOffset, StepForm};
 pub use tokenize::{normalize, tokenize};
 pub use validate::{validate, validate_json};
 pub use vocab::*;

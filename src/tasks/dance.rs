@@ -8,6 +8,7 @@
 
 use super::context::{FallWatch, Landing};
 use super::movement::Move;
+use crate::logical_form::DanceName;
 use super::{ChildOutcome, Step, Task, TaskContext, TaskKind};
 use crate::world::rules;
 use crate::world::{Look, Pos, Vec3};
@@ -101,23 +102,16 @@ impl Dance {
         Dance::new(DanceMove::Nod { times: 2 })
     }
 
-    /// A dance by name, as players say it ("spin", "jump", "nod", "circle" …). `around` is the
-    /// target of a circle dance (the interpreter's reference object); without it, a circle is
-    /// walked around the agent's own position.
-    pub fn named(name: &str, around: Option<Pos>) -> Option<Dance> {
-        let n = name.trim().to_lowercase();
-        let anti = n.contains("anti") || n.contains("counter");
-        let mv = match n.as_str() {
-            s if s.contains("spin") || s.contains("twirl") || s.contains("turn around") || s == "dance" => {
-                DanceMove::Spin { clockwise: !anti, turns: 1 }
-            }
-            s if s.contains("jump") || s.contains("hop") => DanceMove::Jump { times: 1 },
-            s if s.contains("nod") => DanceMove::Nod { times: 2 },
-            s if s.contains("shake") => DanceMove::ShakeHead { times: 2 },
-            s if s.contains("circle") || s.contains("around") => {
-                return around.map(|a| Dance::circle(a, 2, !anti));
-            }
-            _ => return None,
+    /// A named dance. `around` is the target of a circle dance (the interpreter's reference
+    /// object); without it there is no circle to walk.
+    pub fn named(name: DanceName, around: Option<Pos>) -> Option<Dance> {
+        let mv = match name {
+            DanceName::Dance => DanceMove::Spin { clockwise: true, turns: 1 },
+            DanceName::Spin { clockwise } => DanceMove::Spin { clockwise, turns: 1 },
+            DanceName::Jump => DanceMove::Jump { times: 1 },
+            DanceName::Nod => DanceMove::Nod { times: 2 },
+            DanceName::ShakeHead => DanceMove::ShakeHead { times: 2 },
+            DanceName::Circle { clockwise } => return around.map(|a| Dance::circle(a, 2, clockwise)),
         };
         Some(Dance::new(mv))
     }
@@ -305,14 +299,13 @@ mod tests {
 
     #[test]
     fn names() {
-        assert!(matches!(Dance::named("spin", None).unwrap().mv, DanceMove::Spin { clockwise: true, .. }));
+        assert!(matches!(Dance::named(DanceName::Spin { clockwise: true }, None).unwrap().mv, DanceMove::Spin { clockwise: true, .. }));
         assert!(matches!(
-            Dance::named("spin anticlockwise", None).unwrap().mv,
+            Dance::named(DanceName::Spin { clockwise: false }, None).unwrap().mv,
             DanceMove::Spin { clockwise: false, .. }
         ));
-        assert!(Dance::named("circle", None).is_none());
-        assert!(Dance::named("circle", Some(Pos::new(1, 2, 3))).is_some());
-        assert!(Dance::named("moonwalk", None).is_none());
+        assert!(Dance::named(DanceName::Circle { clockwise: true }, None).is_none());
+        assert!(Dance::named(DanceName::Circle { clockwise: true }, Some(Pos::new(1, 2, 3))).is_some());
     }
 
     /// A landing that never comes (no gravity without `advance`) ends the jumps with a reason.

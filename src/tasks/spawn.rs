@@ -69,7 +69,7 @@ fn plural(mob: &str, n: u32) -> String {
     if n == 1 {
         let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
         format!("{article} {name}")
-    } else if ["sheep", "cod", "salmon"].iter().any(|s| name.ends_with(s)) {
+    } else if name.rsplit(' ').next().is_some_and(|last| crate::lexicon::lexicon().is(crate::lexicon::Class::NotPlural, last)) {
         format!("{n} {name}")
     } else {
         format!("{n} {name}s")

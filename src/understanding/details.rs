@@ -13,7 +13,7 @@ use crate::world::blocks::canonical_colour;
 /// A word that names a building material: a block ("stone", "glass", "bricks", "emerald").
 fn is_material(word: &str) -> bool {
     let w = word.trim_end_matches('s');
-    ["wood", "wooden", "brick", "bricks", "planks", "cobblestone", "cobble"].contains(&word)
+    crate::lexicon::lexicon().material(word).is_some()
         || [w, word].iter().any(|c| Block::from_name(c).is_some_and(|b| b.is_solid()) || Block::from_name(&format!("{c}_block")).is_some())
 }
 
@@ -57,7 +57,7 @@ pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<S
         .enumerate()
         .filter(|(k, _)| !seen.contains(k))
         .filter(|(_, w)| {
-            w.parse::<f64>().is_ok() || canonical_colour(w).is_some() || matches!(w.as_str(), "north" | "south" | "east" | "west")
+            w.parse::<f64>().is_ok() || canonical_colour(w).is_some() || crate::lexicon::lexicon().compass(w).is_some()
         })
         .map(|(_, w)| w.clone())
         .collect()

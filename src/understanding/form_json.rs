@@ -64,6 +64,21 @@ pub fn shift_spans(v: &mut Value, offset: usize) {
     }
 }
 
+/// Moves the spans of `v` that start at or after word `from` on by `by` words (words put back
+/// into a line after it was read without them).
+pub fn shift_spans_from(v: &mut Value, from: usize, by: usize) {
+    if let Some(r) = span(v) {
+        let moved = |i: usize| if i >= from { i + by } else { i };
+        *v = json!([0, [moved(r.start), moved(r.end - 1)]]);
+        return;
+    }
+    match v {
+        Value::Array(items) => items.iter_mut().for_each(|x| shift_spans_from(x, from, by)),
+        Value::Object(m) => m.values_mut().for_each(|x| shift_spans_from(x, from, by)),
+        _ => {}
+    }
+}
+
 /// A schematic's triples (its where clause's AND list).
 pub fn triples(schematic: &Value) -> Vec<Value> {
     schematic.pointer("/filters/where_clause/AND").and_then(Value::as_array).cloned().unwrap_or_default()

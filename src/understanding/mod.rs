@@ -18,6 +18,7 @@
 //! What the player taught the bot (a corrected line) is looked up by the dialogue, in memory,
 //! between steps 1 and 2.
 
+pub mod coreference;
 pub mod details;
 pub mod distance;
 pub mod everyday;
@@ -29,6 +30,7 @@ pub mod naming;
 pub mod relation;
 pub mod sequence;
 pub mod spelling;
+pub mod step;
 pub mod superlative;
 
 use exact::ExactTable;
@@ -88,6 +90,30 @@ fn plain_coordinates(chat: &str) -> String {
     XYZ.replace_all(chat, "$1 $2 $3").into_owned()
 }
 
+/// The words of a request without the politeness and small words around it ("could you …
+/// for me please"); `None` when there are none, or nothing would be left.
+fn core_range(tokens: &[String]) -> Option<std::ops::Range<usize>> {
+    use crate::lexicon::Class;
+    let lx = crate::lexicon::lexicon();
+    let (mut a, mut b) = (0, tokens.len());
+    loop {
+        let before = (a, b);
+        if let Some(n) = [Class::Request, Class::Opening, Class::Politeness, Class::Filler].into_iter().find_map(|c| lx.phrase_at(c, &tokens[..b], a))
+            && a + n < b
+        {
+            a += n;
+        }
+        let ends = |n: usize| b >= a + n + 1 && [Class::Closing, Class::Politeness].into_iter().any(|c| lx.phrase_at(c, &tokens[..b], b - n) == Some(n));
+        if let Some(n) = (1..=4).rev().find(|n| ends(*n)) {
+            b -= n;
+        }
+        if (a, b) == before {
+            break;
+        }
+    }
+    ((a, b) != (0, tokens.len())).then_some(a..b)
+}
+
 /// "4x4x4" and "10×3" as separate words, the way the measures and the parser read them.
 fn split_times(normalized: &str) -> String {
     let times = |w: &str| {
@@ -105,20 +131,26 @@ fn split_times(normalized: &str) -> String {
 /// back") joined with "then", which survives normalizing (punctuation does not).
 fn steps_by_punctuation(chat: &str) -> String {
     static STEP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        let verbs = sequence::STEP_VERBS.join("|");
+        let verbs = crate::lexicon::lexicon().words(crate::lexicon::Class::StepVerb).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
         regex::Regex::new(&format!(r"(?i)\s*[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})\b")).expect("a valid pattern")
     });
     // Only after a step of its own: "hey bot, build a cube" is one step.
     let mut out = String::new();
     let mut last = 0;
+    // Where the step before this one starts: its verb may be the previous match's.
+    let mut step_start = 0;
     for m in STEP.captures_iter(chat) {
         let (Some(whole), Some(verb)) = (m.get(0), m.get(1)) else { continue };
         let before = &chat[last..whole.start()];
-        let has_verb = before.split(|c: char| !c.is_alphanumeric()).any(|w| sequence::STEP_VERBS.contains(&w.to_lowercase().as_str()));
+        let lx = crate::lexicon::lexicon();
+        let has_verb = chat[step_start..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| lx.is(crate::lexicon::Class::StepVerb, &w.to_lowercase()));
         out.push_str(before);
         out.push_str(if has_verb { " then " } else { " " });
         out.push_str(verb.as_str());
         last = whole.end();
+        if has_verb {
+            step_start = verb.start();
+        }
     }
     out.push_str(&chat[last..]);
     out
@@ -205,7 +237,10 @@ impl Understanding {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::HowTo));
         }
         let parser = self.parser.as_ref()?;
-        let parsed = parser.parse(text);
+        if let Some(r) = self.read_pointing(text) {
+            return Some(r);
+        }
+        let parsed = self.parse_core(text, parser.parse(text));
         let choices = parsed.choices;
         let mut best = reading(text, parsed.lf, parsed.confidence, Source::Parser);
         let tokens = tokenize(text);
@@ -217,6 +252,7 @@ impl Understanding {
             let mut parts = Vec::new();
             let mut confidence = 1.0f32;
             let mut verb: Option<String> = None;
+            let mut named = 0;
             for r in &steps {
                 let words = &tokens[r.clone()];
                 // A step without a verb borrows the one before ("build a red wall, then a blue
@@ -228,27 +264,95 @@ impl Understanding {
                 if sequence::has_verb(words) {
                     verb = words.first().cloned();
                 }
-                let lf = match self.exact.lookup(&step) {
-                    Some(lf) => lf.clone(),
-                    None => {
-                        let p = parser.parse(&step);
-                        confidence = confidence.min(p.confidence);
-                        p.lf
-                    }
-                };
-                parts.push((offset, lf));
+                // Each step is read as a line of its own: the known lines and rules, the parser,
+                // and the repairs, with the confidence they leave.
+                let Some(r) = self.read_prepared(&step) else { break };
+                // "… and call it bob": a naming step, which the steps of the form get back
+                // (`step::split`); the command's form holds only the actions.
+                if r.lf.dialogue_type == DialogueType::PutMemory && r.source == Source::Known {
+                    named += 1;
+                    continue;
+                }
+                confidence = confidence.min(r.confidence);
+                // A known core ("ok carry on" → "carry on") has spans over the core: as a step
+                // it must be the step's own words.
+                if r.text != step {
+                    break;
+                }
+                parts.push((offset, r.lf));
             }
-            if let Some(joined) = sequence::join(text, &parts)
-                && (commands < steps.len() || confidence > best.confidence)
+            if parts.len() + named == steps.len()
+                && let Some(joined) = sequence::join(text, &parts)
+                && (commands < parts.len() || confidence > best.confidence)
             {
                 best = reading(text, joined, confidence, Source::Steps);
             }
         }
-        let (mut best, measured, located) = self.measured(best);
+        // Steps were repaired one by one.
+        let (mut best, measured, located) = if best.source == Source::Steps { (best, Vec::new(), false) } else { self.measured(best) };
         if best.source == Source::Parser && (!measured.is_empty() || located) && !choices.is_empty() {
             best.confidence = confidence_without(&choices, &measured, located);
         }
         Some(best)
+    }
+
+    /// The parse of the line's core when it is surer than the whole line's ("could you dig a
+    /// hole for me please" read as "dig a hole"), its spans and choices moved to count in the
+    /// whole line. Politeness never changes what a request asks; the parser saw it rarely.
+    fn parse_core(&self, text: &str, whole: crate::parser::Parsed) -> crate::parser::Parsed {
+        let tokens = tokenize(text);
+        let Some(core) = core_range(&tokens) else { return whole };
+        let Some(parser) = self.parser.as_ref() else { return whole };
+        let mut p = parser.parse(&tokens[core.clone()].join(" "));
+        if p.confidence <= whole.confidence || p.lf.dialogue_type != DialogueType::HumanGiveCommand {
+            return whole;
+        }
+        let mut v = p.lf.to_json_value();
+        form_json::shift_spans(&mut v, core.start);
+        let Ok(lf) = validate_json(text, &v.to_string()) else { return whole };
+        p.lf = lf;
+        for c in &mut p.choices {
+            c.words = c.words.map(|(a, b)| (a + core.start, b + core.start));
+        }
+        p
+    }
+
+    /// A one-step command with a pointing relation ("build a green pillar next to it", "put a red
+    /// cube in its place"): the parser reads the line without those words, and the location they
+    /// say is written in. `None` unless the rest reads as one action that takes such a place.
+    fn read_pointing(&self, text: &str) -> Option<Reading> {
+        let tokens = tokenize(text);
+        if sequence::steps(&tokens).len() > 1 {
+            return None;
+        }
+        let lx = crate::lexicon::lexicon();
+        let (cut, location) = coreference::cut(&tokens, |w| lx.verb(w).map(|a| a.as_str()).or(lx.is(crate::lexicon::Class::StepVerb, w).then_some("BUILD")))?;
+        // A walk has nothing but its place: "go over to it", "go stand on top of it".
+        if location.get("reference_object").is_some() && lx.verb(&tokens[0]) == Some(crate::logical_form::ActionType::Move) {
+            let v = serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": location}]});
+            let lf = validate_json(text, &v.to_string()).ok()?;
+            return Some(Reading { text: text.to_string(), lf, confidence: 1.0, source: Source::Known, fixes: Vec::new() });
+        }
+        let rest: Vec<&str> = tokens.iter().enumerate().filter(|(k, _)| !cut.contains(k)).map(|(_, w)| w.as_str()).collect();
+        let rest = rest.join(" ");
+        let parsed = self.parse_core(&rest, self.parser.as_ref()?.parse(&rest));
+        let kind = parsed.lf.actions().first().map(|a| a.action_type.as_str());
+        if parsed.lf.dialogue_type != DialogueType::HumanGiveCommand
+            || parsed.lf.actions().len() != 1
+            || !matches!(kind, Some("BUILD" | "MOVE" | "DIG" | "SPAWN"))
+        {
+            return None;
+        }
+        let mut v = parsed.lf.to_json_value();
+        form_json::shift_spans_from(&mut v, cut.start, cut.len());
+        let action = v.pointer_mut("/action_sequence/0")?;
+        action["location"] = location;
+        let lf = validate_json(text, &v.to_string()).ok()?;
+        let mut r = self.measured(Reading { text: text.to_string(), lf, confidence: parsed.confidence, source: Source::Parser, fixes: Vec::new() }).0;
+        // The place came from the words, and so do colours and materials (`details`): the
+        // parser's confidence is about the rest.
+        r.confidence = if parsed.choices.is_empty() { parsed.confidence } else { confidence_without(&parsed.choices, &[], true) };
+        Some(r)
     }
 
     /// The whole path for one chat line.
@@ -275,6 +379,9 @@ impl Understanding {
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             changed |= details::repair(action, &tokens, step.clone());
+            let pointed = coreference::repair(action, &tokens, step.clone());
+            changed |= pointed;
+            located |= pointed;
             let moved = distance::repair(action, &tokens, step.clone());
             changed |= !moved.is_empty();
             located |= !moved.is_empty();
@@ -336,6 +443,10 @@ mod tests {
         assert_eq!(steps_by_punctuation("build a red, blue and green tower"), "build a red, blue and green tower");
         assert_eq!(steps_by_punctuation("go to 41.5 64 3"), "go to 41.5 64 3");
         assert_eq!(steps_by_punctuation("hey bot, build a blue cube"), "hey bot build a blue cube");
+        assert_eq!(
+            steps_by_punctuation("dig a hole at 8 4 8, fill it with water, then build a glass wall next to it"),
+            "dig a hole at 8 4 8 then fill it with water then build a glass wall next to it"
+        );
     }
 
     #[test]

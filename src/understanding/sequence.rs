@@ -5,42 +5,27 @@
 
 use std::ops::Range;
 
-
+use crate::lexicon::{Class, lexicon};
 use crate::logical_form::{DialogueType, LogicalForm, validate_json};
-
-/// Words that join two steps, longest first so "and then" wins over "then".
-#[rustfmt::skip]
-const CONNECTORS: &[&[&str]] = &[
-    &["and", "after", "that"], &["and", "then"], &["after", "that"], &["and", "afterwards"],
-    &["afterwards"], &["then"], &["and", "next"], &["once", "you", "'re", "done"],
-    &["when", "you", "'re", "done"], &["when", "you", "are", "done"],
-];
-
-/// Verbs that start a step after a plain "and" ("build a cube and come here"); without one,
-/// "and" joins words inside one step ("a red and blue tower").
-#[rustfmt::skip]
-pub const STEP_VERBS: &[&str] = &[
-    "come", "go", "build", "make", "dig", "destroy", "fill", "follow", "spawn", "give", "bring",
-    "move", "walk", "jump", "dance", "turn", "look", "copy", "undo", "place", "put", "break",
-    "remove", "get", "run", "fly", "stop", "create", "construct", "tell", "show", "spin",
-];
 
 /// Does the "and" at `i` start a new step: "and come here", "and a blue one", "and 2 cows" (but
 /// not "and 3 high", a measure)?
 fn and_starts_step(tokens: &[String], i: usize) -> bool {
+    let lx = lexicon();
     let next = |k: usize| tokens.get(i + k).map(String::as_str).unwrap_or("");
-    if STEP_VERBS.contains(&next(1)) {
+    if lx.is(Class::StepVerb, next(1)) {
         return true;
     }
-    let measure = |w: &str| matches!(w, "long" | "high" | "tall" | "wide" | "deep" | "thick" | "by" | "x");
-    let counted = next(1).parse::<i64>().is_ok() && !measure(next(2)) && !(matches!(next(2), "block" | "blocks") && measure(next(3)));
-    counted || matches!(next(1), "a" | "an" | "another")
+    let measure = |w: &str| lx.dimension(w).is_some() || lx.is(Class::By, w);
+    let counted = next(1).parse::<i64>().is_ok() && !measure(next(2)) && !(lx.unit(next(2)).is_some() && measure(next(3)));
+    counted || lx.is(Class::Indefinite, next(1)) || next(1) == "another"
 }
 
 /// Does this step start with a verb of its own (else it borrows the step before's: "build a red
 /// wall, then a blue tower")?
 pub fn has_verb(step: &[String]) -> bool {
-    step.first().is_some_and(|w| STEP_VERBS.contains(&w.as_str()) || !matches!(w.as_str(), "a" | "an" | "another" | "the" | "some") && w.parse::<i64>().is_err())
+    let lx = lexicon();
+    step.first().is_some_and(|w| lx.is(Class::StepVerb, w) || !(lx.is(Class::Determiner, w) || w == "another") && w.parse::<i64>().is_err())
 }
 
 /// The word ranges of the steps in `tokens`: one range for a line with no connector.
@@ -49,11 +34,8 @@ pub fn steps(tokens: &[String]) -> Vec<Range<usize>> {
     let mut start = 0;
     let mut i = 0;
     while i < tokens.len() {
-        let len = CONNECTORS
-            .iter()
-            .find(|c| tokens.len() >= i + c.len() && tokens[i..i + c.len()].iter().zip(c.iter()).all(|(t, w)| t == w))
-            .map(|c| c.len())
-            .or_else(|| (tokens[i] == "and" && and_starts_step(tokens, i)).then_some(1));
+        // The longest connector at `i` ("and then" over "then"), or an "and" before a new step.
+        let len = lexicon().phrase_at(Class::Connector, tokens, i).or_else(|| (tokens[i] == "and" && and_starts_step(tokens, i)).then_some(1));
         match len {
             // A connector with words on both sides ends a step.
             Some(n) if i > start && i + n < tokens.len() => {

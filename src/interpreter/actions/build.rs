@@ -92,7 +92,8 @@ pub fn size_phrase(label: &str, bbox: BBox) -> String {
     if x == y && y == z {
         return format!("{x} by {x} by {x}");
     }
-    let upright = ["wall", "fence", "line", "row"].iter().any(|w| label.split(' ').any(|l| l.trim_end_matches('s') == *w));
+    let lx = crate::lexicon::lexicon();
+    let upright = label.split(' ').any(|l| lx.is(crate::lexicon::Class::Upright, l) || lx.is(crate::lexicon::Class::Upright, l.trim_end_matches('s')));
     if wide == 1 || upright {
         return match (long, y) {
             (l, 1) => format!("{l} long"),
@@ -134,7 +135,10 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
     for _ in 0..64 {
         let y = if vertical { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
-        let bodies = [turn.speaker_block(), turn.agent_pos()];
+        // The bot steps out of the way of its own build; it only keeps clear of where it stands
+        // when the place was not named ("in its place" is that place).
+        let named = turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
+        let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
         // Unless the player typed coordinates, a build never cuts into what stands there, and it
         // stands on the ground, not on top of another build, unless asked to ("on top of").
@@ -162,6 +166,12 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
     sch.translated(footprint(centre, y).min)
 }
 
+/// The shape of the thing an earlier step of the line made ("a red cube" → "cube").
+fn earlier_shape(turn: &Turn) -> Option<String> {
+    let id = turn.antecedent.as_ref()?.object?;
+    turn.memory.values_of(id, "has_name").ok()?.into_iter().find(|n| schematics::is_known_shape(n))
+}
+
 fn label_of(req: &ShapeRequest) -> String {
     let mut words: Vec<String> = req.size_words.clone();
     if let Some(c) = &req.colour {
@@ -180,7 +190,14 @@ fn label_of(req: &ShapeRequest) -> String {
 
 pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schematics::Limits) -> Result<Plan> {
     let (sch, label, copies) = if let Some(s) = &a.schematic {
-        let req = match shape_request(s, &turn.tokens) {
+        let req = match shape_request(s, turn.form_words()) {
+            // "… and then a blue one beside it": the shape of what the step before made.
+            ShapeAsk::Shape(mut r) if crate::lexicon::lexicon().is(crate::lexicon::Class::GenericThing, &r.name) => {
+                if let Some(shape) = earlier_shape(turn) {
+                    r.name = shape;
+                }
+                r
+            }
             ShapeAsk::Shape(r) => r,
             ShapeAsk::Unspecified => match a.reference_object.as_ref().and_then(|r| r.as_object()) {
                 Some(_) => return super::copy::copy(turn, a, times),
@@ -246,7 +263,7 @@ mod tests {
         w.fill_by(pillar, Block::from_name("blue_wool").unwrap(), Actor::World);
         w.add_player("alice", Vec3::new(0.5, 5.0, 0.5), Look::new(0.0, 0.0));
         let mut memory = Memory::in_memory().unwrap();
-        let turn = Turn::new("alice", "build a cube near the pillar", &w, &mut memory);
+        let turn = Turn::new("alice", crate::understanding::step::form("build a cube near the pillar"), &w, &mut memory);
         let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("red_wool").unwrap())));
         let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true, exact: false, inside: false };
         let blocks = place(&turn, &cube, &target);
@@ -265,7 +282,7 @@ mod tests {
         let made = crate::memory::Made { name: "cube".into(), colour: Some("red".into()), block_type: None, speaker: "alice".into() };
         memory.reserve_build(&made, &plan).unwrap();
         w.set_block_by(Pos::new(4, 5, 4), red, Actor::Agent);
-        let turn = Turn::new("alice", "build a blue cube there", &w, &mut memory);
+        let turn = Turn::new("alice", crate::understanding::step::form("build a blue cube there"), &w, &mut memory);
         let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("blue_wool").unwrap())));
         let target = Target { pos: Pos::new(6, 5, 6), anchor: None, step: None, steps: None, near: false, exact: false, inside: false };
         let blocks = place(&turn, &cube, &target);

@@ -1,10 +1,10 @@
 //! DANCE: "spin around", "look left", "face north", "point at the tower", "do a little dance".
-//! Turns are relative unless a compass word makes them a heading; named dances come from
-//! [`crate::tasks::Dance::named`].
+//! Turns are relative unless a compass word makes them a heading; a named dance is the
+//! [`DanceName`] understanding read in the step.
 
 use crate::interpreter::location::{self, Purpose};
 use crate::interpreter::recipe::Recipe;
-use crate::logical_form::{Action, Angle, LocationArg};
+use crate::logical_form::{Action, Angle, DanceName, LocationArg};
 use crate::tasks::{Dance as DanceTask, Limits, Task, TaskError, TaskKind, Times, Turn as TurnBy};
 use crate::world::{Pos, Vec3};
 
@@ -19,7 +19,7 @@ pub enum DanceSpec {
     Head(TurnBy),
     LookAt(Vec3),
     PointAt(Vec3),
-    Named { name: String, around: Option<Pos> },
+    Named { name: DanceName, around: Option<Pos> },
 }
 
 /// Dance, turn, look or point as the spec says.
@@ -36,7 +36,7 @@ impl Recipe for Dance {
             DanceSpec::Head(t) => DanceTask::turn_head(*t),
             DanceSpec::LookAt(p) => DanceTask::look_at(*p),
             DanceSpec::PointAt(p) => DanceTask::point_at(*p),
-            DanceSpec::Named { name, around } => DanceTask::named(name, *around).unwrap_or_else(|| DanceTask::spin(true)),
+            DanceSpec::Named { name, around } => DanceTask::named(*name, *around).unwrap_or_else(|| DanceTask::spin(true)),
         }))
     }
     fn as_any(&self) -> &dyn std::any::Any {
@@ -51,22 +51,11 @@ fn angle(turn: &Turn, a: &Angle) -> Option<f32> {
     }
 }
 
-/// Minecraft's yaw for a compass heading: south 0, west 90, north 180, east −90.
-fn compass_yaw(word: &str) -> Option<f32> {
-    match word {
-        "south" | "southward" | "southwards" => Some(0.0),
-        "west" | "westward" | "westwards" => Some(90.0),
-        "north" | "northward" | "northwards" => Some(180.0),
-        "east" | "eastward" | "eastwards" => Some(-90.0),
-        _ => None,
-    }
-}
-
 pub(super) fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let Some(d) = &a.dance_type else {
-        return Ok(push(Dance(DanceSpec::Named { name: "dance".into(), around: None }), times, "dancing"));
+        return Ok(push(Dance(DanceSpec::Named { name: DanceName::Dance, around: None }), times, "dancing"));
     };
-    let left = turn.has_word("left") || turn.has_word("anticlockwise") || turn.has_word("counterclockwise");
+    let left = turn.details().turn_left;
     for (turn_spec, head) in [(&d.look_turn, true), (&d.body_turn, false)] {
         let Some(t) = turn_spec else { continue };
         if let Some(l) = &t.location {
@@ -76,7 +65,7 @@ pub(super) fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         }
         // "face north": the annotations write compass faces as relative yaws ("0", "90"), which
         // would turn by that much from wherever the bot faces; a compass word is a heading.
-        let compass = turn.tokens.iter().find_map(|w| compass_yaw(w));
+        let compass = turn.details().compass.map(|c| c.yaw());
         let by = if let (Some(yaw), None) = (compass, t.yaw) {
             TurnBy::Absolute { yaw: Some(yaw), pitch: None }
         } else if let Some(y) = &t.relative_yaw {
@@ -84,10 +73,10 @@ pub(super) fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
             // Positive yaw turns right; "left" flips the sign unless the number already did.
             let deg = if left && deg > 0.0 { -deg } else { deg };
             let pitch = t.relative_pitch.as_ref().and_then(|p| angle(turn, p)).unwrap_or(0.0);
-            TurnBy::Relative { yaw: deg, pitch: if turn.has_word("up") { -pitch.abs() } else { pitch } }
+            TurnBy::Relative { yaw: deg, pitch: if turn.details().up { -pitch.abs() } else { pitch } }
         } else if let Some(p) = &t.relative_pitch {
             let deg = angle(turn, p).unwrap_or(45.0).abs();
-            TurnBy::Relative { yaw: 0.0, pitch: if turn.has_word("up") { -deg } else { deg } }
+            TurnBy::Relative { yaw: 0.0, pitch: if turn.details().up { -deg } else { deg } }
         } else if let Some(y) = t.yaw {
             TurnBy::Absolute { yaw: span_number(turn, Some(y)).map(|v| v as f32), pitch: None }
         } else if let Some(p) = t.pitch {
@@ -102,22 +91,12 @@ pub(super) fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         let target = location::resolve(turn, &LocationArg::Location(p.location.clone()), Purpose::Place)?;
         return Ok(push(Dance(DanceSpec::PointAt(target.pos.center())), times, "pointing"));
     }
-    let name = d
-        .filters
-        .as_ref()
-        .map(|f| f.triples().iter().filter_map(|t| t.obj_span()).map(|s| turn.text_of(s)).collect::<Vec<_>>().join(" "))
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| turn.text.clone());
-    let name = if left && !name.contains("anti") { format!("{name} anticlockwise") } else { name };
-    // "a little dance", "your best dance moves": the words around a dance are not its name.
-    let name = if crate::tasks::Dance::named(&name, None).is_none() {
-        let plain: Vec<&str> = name
-            .split(' ')
-            .filter(|w| !matches!(*w, "a" | "little" | "small" | "quick" | "short" | "happy" | "nice" | "cool" | "fun" | "funny" | "your" | "best" | "some" | "moves" | "move" | "me" | "for" | "the"))
-            .collect();
-        if plain.is_empty() { "dance".to_string() } else { plain.join(" ") }
-    } else {
-        name
+    // A named dance: the one understanding read in the step, else a spin (a dance with no
+    // name, "do a little dance").
+    let name = match turn.details().dance {
+        Some(n) => n,
+        None if d.filters.is_none() => DanceName::Dance,
+        None => return Err(Problem::say("I don't know that dance yet. I can spin, jump, nod, shake my head, or circle around you.")),
     };
     let around = a
         .location
@@ -126,10 +105,16 @@ pub(super) fn dance(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         .transpose()?
         .map(|t| t.pos)
         .or(Some(turn.speaker_block()));
-    if crate::tasks::Dance::named(&name, around).is_none() {
-        return Err(Problem::say(format!("I don't know how to \"{name}\" yet. I can spin, jump, nod, or circle around you.")));
-    }
-    Ok(push(Dance(DanceSpec::Named { name: name.clone(), around }), times, format!("doing a {name}")))
+    let what = match name {
+        DanceName::Dance => "dance",
+        DanceName::Spin { clockwise: true } => "spin",
+        DanceName::Spin { clockwise: false } => "spin anticlockwise",
+        DanceName::Jump => "jump",
+        DanceName::Nod => "nod",
+        DanceName::ShakeHead => "head shake",
+        DanceName::Circle { .. } => "circle",
+    };
+    Ok(push(Dance(DanceSpec::Named { name, around }), times, format!("doing a {what}")))
 }
 
 #[cfg(test)]
@@ -151,7 +136,7 @@ mod tests {
                 r#"{{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{{"action_type": "DANCE", "dance_type": {{"look_turn": {{"relative_yaw": {{"fixed_value": "{rel}"}}}}}}}}]}}"#
             ))
             .unwrap();
-            let mut turn = Turn::new("alice", text, &w, &mut memory);
+            let mut turn = Turn::new("alice", crate::understanding::step::form(text), &w, &mut memory);
             let plans = command(&mut turn, &lf, &schematics::Limits::default()).unwrap();
             match &plans[0] {
                 Plan::Push { recipe, .. } => match recipe.as_any().downcast_ref::<Dance>() {

@@ -65,9 +65,9 @@ fn dig_size(turn: &Turn, a: &Action) -> DigSize {
             Predicate::HasSize => {
                 if let Some(n) = n {
                     size = DigSize::new(n, n, n);
-                } else if words.iter().any(|w| matches!(w.as_str(), "big" | "large" | "huge" | "giant")) {
+                } else if words.iter().any(|w| matches!(crate::lexicon::lexicon().size(w), Some("big" | "huge"))) {
                     size = DigSize::new(4, 4, 4);
-                } else if words.iter().any(|w| matches!(w.as_str(), "small" | "little" | "tiny")) {
+                } else if words.iter().any(|w| matches!(crate::lexicon::lexicon().size(w), Some("small" | "tiny"))) {
                     size = DigSize::new(1, 1, 1);
                 } else if words.iter().any(|w| w == "deep") {
                     size.depth = 5;
@@ -94,9 +94,45 @@ fn dig_size(turn: &Turn, a: &Action) -> DigSize {
 pub(super) fn dig(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let size = dig_size(turn, a);
     let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
+    // "next to the tower": in the ground beside it, on the speaker's side, never into it.
+    let at = match t.anchor {
+        Some(b) if t.near && !t.exact => beside(b, turn.speaker_block(), size),
+        _ => t.pos,
+    };
     // The hole's top layer is the ground surface at that spot.
-    let top = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y) - 1, t.pos.z);
+    let top = Pos::new(at.x, location::ground(turn.world, at.x, at.z, at.y) - 1, at.z);
     let label = format!("a {}×{}×{} hole", size.width, size.length, size.depth);
     Ok(push(Dig { top, size }, times, label))
 }
 
+
+/// Where a hole of `size` goes beside box `b`, on the side facing `from`, one block clear of it
+/// (the hole's middle; see `tasks::Dig` for how a hole spreads around it).
+fn beside(b: crate::world::BBox, from: Pos, size: DigSize) -> Pos {
+    let c = Pos::new((b.min.x + b.max.x).div_euclid(2), b.min.y, (b.min.z + b.max.z).div_euclid(2));
+    let (dx, dz) = (from.x - c.x, from.z - c.z);
+    if dx.abs() >= dz.abs() {
+        let x = if dx >= 0 { b.max.x + 1 + (size.width - 1) / 2 } else { b.min.x - 1 - size.width / 2 };
+        Pos::new(x, b.min.y, c.z)
+    } else {
+        let z = if dz >= 0 { b.max.z + 1 + (size.length - 1) / 2 } else { b.min.z - 1 - size.length / 2 };
+        Pos::new(c.x, b.min.y, z)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::BBox;
+
+    #[test]
+    fn a_hole_next_to_a_thing_is_beside_it_on_the_speakers_side() {
+        let tower = BBox::new(Pos::new(-11, 5, -11), Pos::new(-9, 12, -9));
+        let size = DigSize::new(2, 2, 2);
+        // The speaker stands south-east: the hole is on the east side, clear of the tower.
+        let at = beside(tower, Pos::new(0, 5, -8), size);
+        assert_eq!(at, Pos::new(-8, 5, -10));
+        let at = beside(tower, Pos::new(-10, 5, -30), size);
+        assert_eq!(at, Pos::new(-10, 5, -13), "north side: the hole covers z -13 and -12, clear of the tower at -11");
+    }
+}

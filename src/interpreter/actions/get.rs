@@ -58,7 +58,11 @@ impl Recipe for Give {
 fn item_id(words: &[String]) -> Option<String> {
     let joined = words
         .iter()
-        .filter(|w| !matches!(w.as_str(), "a" | "an" | "some" | "the" | "me" | "few" | "couple" | "of" | "more" | "stack" | "stacks" | "pair" | "pieces" | "piece" | "bunch" | "blocks" | "please"))
+        .filter(|w| {
+            use crate::lexicon::Class;
+            let lx = crate::lexicon::lexicon();
+            ![Class::QuantityWord, Class::Me, Class::Politeness].into_iter().any(|c| lx.is(c, w)) && lx.value(crate::lexicon::Values::Quantity, w).is_none()
+        })
         .filter(|w| crate::schematics::numbers::read_number(std::slice::from_ref(*w), 0).is_none())
         .cloned()
         .collect::<Vec<_>>()
@@ -81,7 +85,7 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I get?"))?;
     let receiver_is_speaker = a.receiver.as_ref().is_some_and(|e| {
         e.reference_object.as_ref().is_some_and(|r| r.fixed_reference() == Some(crate::logical_form::FixedReference::Speaker))
-    }) || turn.has_word("me");
+    }) || turn.details().to_speaker;
     let words: Vec<String> = r.text_span.map(|s| turn.words(s)).unwrap_or_else(|| {
         r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).flat_map(|s| turn.words(s)).collect()
     });

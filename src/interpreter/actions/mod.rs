@@ -70,18 +70,13 @@ pub(super) fn span_number(turn: &Turn, span: Option<Span>) -> Option<i64> {
     number(&turn.words(span?))
 }
 
-/// A block a player names in a condition ("until you hit stone", "until you reach water").
+/// A block a player names in a condition ("until you hit stone", "until you reach water"): a
+/// block name, or a word the lexicon knows for one ("rock", "the sea").
 fn terrain_block(words: &[String]) -> Option<Block> {
     let joined = words.join("_");
     let singular = joined.trim_end_matches('s');
     for candidate in [joined.as_str(), singular] {
-        let mapped = match candidate {
-            "rock" | "rocks" | "stone" | "cobble" => "stone",
-            "grass" => "grass_block",
-            "lava" | "magma" => "lava",
-            "ocean" | "sea" | "river" | "lake" => "water",
-            other => other,
-        };
+        let mapped = crate::lexicon::lexicon().meaning(crate::lexicon::Group::Terrain, candidate).unwrap_or(candidate);
         if let Some(b) = Block::from_name(mapped) {
             return Some(b);
         }
@@ -139,17 +134,12 @@ fn action_plan(turn: &mut Turn, a: &Action, cond: Option<&RemoveCondition>, limi
     }
 }
 
-/// "undo the build" → Build; "undo that" → the last task of any kind.
+/// "undo the build" → Build; "undo that" → the last task of any kind. The words' action comes
+/// from the lexicon's verbs (with their other forms: "built", "digging", "the hole").
 fn target_kind(turn: &Turn, span: Option<Span>) -> Option<TaskKind> {
     let words = turn.words(span?);
-    words.iter().find_map(|w| match w.as_str() {
-        s if s.starts_with("build") || s.starts_with("buil") || s == "made" || s == "make" => Some(TaskKind::Build),
-        s if s.starts_with("destr") || s.starts_with("break") || s.starts_with("demol") => Some(TaskKind::Destroy),
-        s if s.starts_with("dig") || s.starts_with("dug") || s == "hole" => Some(TaskKind::Dig),
-        s if s.starts_with("fill") => Some(TaskKind::Fill),
-        s if s.starts_with("spawn") => Some(TaskKind::Spawn),
-        _ => None,
-    })
+    let lx = crate::lexicon::lexicon();
+    words.iter().find_map(|w| lx.verb(w).and_then(|a| TaskKind::from_action_type(a.as_str())))
 }
 
 #[cfg(test)]

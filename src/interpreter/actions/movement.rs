@@ -120,16 +120,15 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
     let speaker_ref = loc.as_location().is_some_and(|l| {
         l.relative_direction.is_none()
             && (l.reference_object.as_ref().is_some_and(|r| r.fixed_reference() == Some(crate::logical_form::FixedReference::Speaker))
-                || (l.reference_object.is_none() && l.contains_coreference.is_some() && turn.has_word("here")))
+                || (l.reference_object.is_none() && l.contains_coreference.is_some() && turn.details().deixis == Some(crate::logical_form::Deixis::Here)))
     });
     if speaker_ref {
         return Ok(push(ComeHere(turn.speaker_block()), times, "coming to you"));
     }
     let t = location::resolve(turn, &loc, Purpose::Move)?;
     let inside = matches!(loc.as_location().and_then(|l| l.relative_direction), Some(crate::logical_form::RelativeDirection::Inside))
-        || turn.has_word("inside")
-        || turn.has_word("into");
-    let on_top = t.step.is_some_and(|s| s.y > 0) || turn.has_word("top");
+        || turn.details().inside;
+    let on_top = t.step.is_some_and(|s| s.y > 0) || turn.details().on_top;
     if let Some(b) = t.anchor {
         let name = describe_anchor(turn, &loc);
         // Inside a thing: on its floor, if it has one to stand on; the walk finds the door.
@@ -194,8 +193,8 @@ fn beside(world: &dyn crate::world::World, b: crate::world::BBox, from: Pos) -> 
 fn describe_anchor(turn: &mut Turn, loc: &LocationArg) -> Option<String> {
     let r = loc.as_location()?.reference_object.as_deref()?;
     match reference::resolve_one(turn, r, Want::Anything).ok()? {
-        Referent::Memory { id, .. } => Some(describe::the_for(turn.memory, id, &turn.tokens)),
-        Referent::Point(_) => None,
+        Referent::Memory { id, .. } => Some(describe::the_for(turn.memory, id, turn.form_words())),
+        Referent::Point(_) | Referent::Place(_) => None,
     }
 }
 
@@ -222,7 +221,7 @@ mod tests {
             r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [4, 4]]}, {"pred_text": "has_colour", "obj_text": [0, [3, 3]]}]}}}}}]}"#,
         )
         .unwrap();
-        let mut turn = Turn::new("alice", text, &w, &mut memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form(text), &w, &mut memory);
         match command(&mut turn, &lf, &schematics::Limits::default()) {
             Err(Problem::Say(s)) => assert_eq!(s, "I can't find \"the red castle\"."),
             other => panic!("expected a polite refusal, got {:?}", other.map(|p| p.len())),
@@ -234,7 +233,7 @@ mod tests {
             r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}, "text_span": [0, [3, 3]]}}}]}"#,
         )
         .unwrap();
-        let mut turn = Turn::new("alice", text, &w, &mut memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form(text), &w, &mut memory);
         match command(&mut turn, &lf, &schematics::Limits::default()) {
             Err(Problem::Say(s)) => assert_eq!(s, "I can't find \"the castle\"."),
             other => panic!("expected a polite refusal, got {:?}", other.map(|p| p.len())),
@@ -253,7 +252,7 @@ mod tests {
               "reference_object": {"special_reference": {"fixed_value": "AGENT"}}, "steps": [0, [1, 1]], "text_span": [0, [1, 3]]}}]}"#,
         )
         .unwrap();
-        let mut turn = Turn::new("alice", text, &w, &mut memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form(text), &w, &mut memory);
         let plans = command(&mut turn, &lf, &schematics::Limits::default()).unwrap();
         let Plan::Push { recipe, .. } = &plans[0] else { panic!("expected a move, got {:?}", plans[0]) };
         let Some(MoveTo { pos, tolerance, .. }) = recipe.as_any().downcast_ref::<MoveTo>() else {

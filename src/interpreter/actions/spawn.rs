@@ -75,9 +75,13 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         .or_else(|| r.text_span.and_then(|s| span_number(turn, Some(s))))
         .or_else(|| {
             // "some cows", "several sheep": more than one without a number; a plural alone, two.
-            let said = |w: &str| turn.has_word(w);
             let plural = words.last().is_some_and(|w| w.ends_with('s') && !MOB_KINDS.contains(&w.as_str()));
-            if said("some") || said("several") || said("few") { Some(3) } else if said("couple") || plural { Some(2) } else { None }
+            match turn.details().amount {
+                Some(crate::logical_form::Amount::Some) => Some(3),
+                Some(crate::logical_form::Amount::Couple) => Some(2),
+                _ if plural => Some(2),
+                _ => None,
+            }
         })
         .unwrap_or(1)
         .max(1) as u64;
