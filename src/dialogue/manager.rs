@@ -319,13 +319,19 @@ impl DialogueManager {
         }
         // The first step as it would be done now; the later ones in the player's words (they are
         // interpreted when they start).
-        let mut steps: VecDeque<Step> = step::split(text, lf).into();
-        let first = steps.pop_front()?;
-        let plans = actions::command(&mut Turn::new(cx.speaker, first.form.clone(), cx.world, cx.memory), &first.lf, &self.limits).ok()?;
-        let mut what = describe_plans(&plans, cx.speaker)?;
-        for s in &steps {
-            what.push_str(&format!(", then \"{}\"", s.form.words.join(" ")));
-        }
+        let mut steps: VecDeque<Step> = self.understanding.steps(text, lf).into();
+        // A line that starts by naming something ("call the tower lighthouse then …") is held
+        // whole: on yes it goes on from its first step.
+        let (plans, mut what) = if steps.front()?.lf.dialogue_type == DialogueType::PutMemory {
+            (Vec::new(), Vec::new())
+        } else {
+            let first = steps.pop_front()?;
+            let plans = actions::command(&mut Turn::new(cx.speaker, first.form.clone(), cx.world, cx.memory), &first.lf, &self.limits).ok()?;
+            let what = describe_plans(&plans, cx.speaker)?;
+            (plans, vec![what])
+        };
+        what.extend(steps.iter().map(|s| format!("\"{}\"", s.form.words.join(" "))));
+        let what = what.join(", then ");
         self.questions.ask(cx.speaker, cx.now(), Waiting::Guess { chat: text.to_string(), lf: lf.clone(), plans });
         self.pending.retain(|p| p.speaker != cx.speaker);
         if !steps.is_empty() {
@@ -418,7 +424,7 @@ impl DialogueManager {
     /// replaces what is left of the speaker's earlier line.
     fn command(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, prefer: Option<MemoryId>) -> Vec<String> {
         self.pending.retain(|p| p.speaker != cx.speaker);
-        let mut steps: VecDeque<Step> = step::split(text, lf).into();
+        let mut steps: VecDeque<Step> = self.understanding.steps(text, lf).into();
         let Some(first) = steps.pop_front() else { return vec!["What would you like me to do?".into()] };
         self.run_steps(cx, text, first, steps, None, prefer)
     }

@@ -77,11 +77,14 @@ impl PendingLine {
 /// the spot it ended on.
 pub fn left_behind(tasks: &TaskStack, ids: &[TaskId], world: &dyn World) -> Option<Antecedent> {
     let mut object = None;
+    let mut shape = None;
     let mut first_last: HashMap<Pos, (Block, Block)> = HashMap::new();
     let mut order: Vec<Pos> = Vec::new();
     for id in ids {
         let Some(r) = tasks.record(*id) else { continue };
         object = object.or(r.meta.made.first().copied());
+        // The bot's own words for what it did ("destroying the green wall"): the shape in them.
+        shape = shape.or_else(|| r.description.split(' ').rev().find(|w| crate::schematics::is_known_shape(w)).map(str::to_string));
         for c in &r.changes {
             first_last
                 .entry(c.pos)
@@ -104,5 +107,5 @@ pub fn left_behind(tasks: &TaskStack, ids: &[TaskId], world: &dyn World) -> Opti
         mob = world.mobs().into_iter().filter(|m| spawned && m.pos.distance(here) <= SPAWN_REACH).max_by_key(|m| m.id);
         cells.push(mob.as_ref().map(|m| m.pos.block()).unwrap_or_else(|| world.agent_pos()));
     }
-    Some(Antecedent { object, cells, dug, mob: mob.map(|m| m.id) })
+    Some(Antecedent { object, cells, dug, mob: mob.map(|m| m.id), shape })
 }

@@ -25,6 +25,9 @@ pub struct Antecedent {
     pub dug: Vec<(Pos, crate::world::Block)>,
     /// The animal it spawned (the world's entity id), until memory has it as `object`.
     pub mob: Option<u64>,
+    /// The shape the step made or acted on ("cube" for "destroying the green cube"), for "a
+    /// yellow one" in the next step, also once the thing is gone.
+    pub shape: Option<String>,
 }
 
 impl Antecedent {

@@ -132,7 +132,10 @@ fn split_times(normalized: &str) -> String {
 fn steps_by_punctuation(chat: &str) -> String {
     static STEP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         let verbs = crate::lexicon::lexicon().words(crate::lexicon::Class::StepVerb).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
-        regex::Regex::new(&format!(r"(?i)\s*[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})\b")).expect("a valid pattern")
+        // After a comma, "a"/"an"/"another" starts a step too, borrowing the verb before ("build a
+        // blue cube here, a red one on top of it"); "a red, blue and green tower" stays one.
+        let articles = crate::lexicon::lexicon().words(crate::lexicon::Class::Indefinite).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
+        regex::Regex::new(&format!(r"(?i)\s*(?:[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})|[,;]\s+(?:and\s+)?(?:then\s+)?({articles}|another))\b")).expect("a valid pattern")
     });
     // Only after a step of its own: "hey bot, build a cube" is one step.
     let mut out = String::new();
@@ -140,10 +143,12 @@ fn steps_by_punctuation(chat: &str) -> String {
     // Where the step before this one starts: its verb may be the previous match's.
     let mut step_start = 0;
     for m in STEP.captures_iter(chat) {
-        let (Some(whole), Some(verb)) = (m.get(0), m.get(1)) else { continue };
+        let (Some(whole), Some(verb)) = (m.get(0), m.get(1).or_else(|| m.get(2))) else { continue };
         let before = &chat[last..whole.start()];
         let lx = crate::lexicon::lexicon();
-        let has_verb = chat[step_start..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| lx.is(crate::lexicon::Class::StepVerb, &w.to_lowercase()));
+        // A step before (with a verb of its own, or borrowed: "…, then a blue cube on top of
+        // it, then a green one") makes this one a step too.
+        let has_verb = step_start > 0 || chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| lx.is(crate::lexicon::Class::StepVerb, &w.to_lowercase()));
         out.push_str(before);
         out.push_str(if has_verb { " then " } else { " " });
         out.push_str(verb.as_str());
@@ -220,10 +225,13 @@ impl Understanding {
         {
             return Some(reading("good job", lf.clone(), 1.0, Source::Known));
         }
-        if let Some(lf) = giving::read(text)
-            .or_else(|| giving::read_spawn(text))
-            .or_else(|| naming::read(text))
-            .or_else(|| superlative::read(text))
+        // The rules read one step; a line of several is read step by step below.
+        let one_step = sequence::steps(&tokenize(text)).len() == 1;
+        if one_step
+            && let Some(lf) = giving::read(text)
+                .or_else(|| giving::read_spawn(text))
+                .or_else(|| naming::read(text))
+                .or_else(|| superlative::read(text))
         {
             return Some(reading(text, lf, 1.0, Source::Known));
         }
@@ -269,7 +277,8 @@ impl Understanding {
                 let Some(r) = self.read_prepared(&step) else { break };
                 // "… and call it bob": a naming step, which the steps of the form get back
                 // (`step::split`); the command's form holds only the actions.
-                if r.lf.dialogue_type == DialogueType::PutMemory && r.source == Source::Known {
+                if r.lf.dialogue_type == DialogueType::PutMemory {
+                    confidence = confidence.min(r.confidence);
                     named += 1;
                     continue;
                 }
@@ -353,6 +362,13 @@ impl Understanding {
         // parser's confidence is about the rest.
         r.confidence = if parsed.choices.is_empty() { parsed.confidence } else { confidence_without(&parsed.choices, &[], true) };
         Some(r)
+    }
+
+    /// The steps of a line as read: [`step::split`], with a step the command's form has no
+    /// action for read as a line of its own ("… then call it bob", "call the tower lighthouse
+    /// then …").
+    pub fn steps(&self, text: &str, lf: &LogicalForm) -> Vec<step::Step> {
+        step::split_with(text, lf, |words| self.read_prepared(words).map(|r| r.lf).filter(|f| f.dialogue_type == DialogueType::PutMemory))
     }
 
     /// The whole path for one chat line.
@@ -441,6 +457,14 @@ mod tests {
         assert_eq!(steps_by_punctuation("spawn a cow, build a tower and then come to me"), "spawn a cow then build a tower and then come to me");
         assert_eq!(steps_by_punctuation("Dig a hole. Then come back!"), "Dig a hole then come back!");
         assert_eq!(steps_by_punctuation("build a red, blue and green tower"), "build a red, blue and green tower");
+        assert_eq!(
+            steps_by_punctuation("build a blue cube here, a red one on top of it and a green one on top of that"),
+            "build a blue cube here then a red one on top of it and a green one on top of that"
+        );
+        assert_eq!(
+            steps_by_punctuation("build a red cube here, then a blue cube on top of it, then a green cube on top of that"),
+            "build a red cube here then a blue cube on top of it then a green cube on top of that"
+        );
         assert_eq!(steps_by_punctuation("go to 41.5 64 3"), "go to 41.5 64 3");
         assert_eq!(steps_by_punctuation("hey bot, build a blue cube"), "hey bot build a blue cube");
         assert_eq!(

@@ -37,10 +37,14 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         let skip = usize::from(w.len() > i + 3 && crate::schematics::is_known_shape(w[i + 2]));
         (json!({"contains_coreference": "yes"}), i + 2 + skip)
     } else if lx.is(Class::CallVerb, at(i)) && at(i + 1) == "the" {
-        // "call the red tower the lighthouse": the thing runs to the next "the"/"as".
-        let end = (i + 2..w.len()).find(|k| is_name_lead(w[*k]))?;
+        // "call the red tower the lighthouse": the thing runs to the next "the"/"as"; with
+        // neither, to its shape word ("call the blue tower lighthouse").
+        let (end, lead) = match (i + 2..w.len()).find(|k| is_name_lead(w[*k])) {
+            Some(end) => (end, 1),
+            None => ((i + 2..w.len()).find(|k| crate::schematics::is_known_shape(w[*k]))? + 1, 0),
+        };
         let thing = i + 2..end;
-        if thing.is_empty() || end + 1 >= w.len() {
+        if thing.is_empty() || end + lead >= w.len() {
             return None;
         }
         let mut triples: Vec<Value> = Vec::new();
@@ -74,6 +78,12 @@ pub fn read(text: &str) -> Option<LogicalForm> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_thing_named_without_the_or_as_ends_at_its_shape() {
+        assert_eq!(tag("call the blue tower lighthouse").as_deref(), Some("lighthouse"));
+        assert_eq!(tag("call the red cube big red").as_deref(), Some("big red"));
+    }
 
     fn tag(text: &str) -> Option<String> {
         let lf = read(text)?;

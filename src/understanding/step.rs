@@ -41,6 +41,12 @@ pub fn form(text: &str) -> StepForm {
 /// The steps of a command, in order; any other form is one step. A step the command's form has
 /// no action for that names something ("… and call it bob") becomes a naming step.
 pub fn split(text: &str, lf: &LogicalForm) -> Vec<Step> {
+    split_with(text, lf, super::naming::read)
+}
+
+/// [`split`], with the steps the form has no action for read by `naming` (a naming form, or
+/// `None`).
+pub fn split_with(text: &str, lf: &LogicalForm, naming: impl Fn(&str) -> Option<LogicalForm>) -> Vec<Step> {
     if lf.dialogue_type != DialogueType::HumanGiveCommand || lf.actions().is_empty() {
         return vec![Step::whole(text, lf.clone())];
     }
@@ -77,8 +83,8 @@ pub fn split(text: &str, lf: &LogicalForm) -> Vec<Step> {
     if steps.iter().all(|(k, _)| *k != usize::MAX) {
         for (k, r) in ranges.iter().enumerate().filter(|(k, _)| !used[*k]) {
             let words = &tokens[r.clone()];
-            if let Some(naming) = super::naming::read(&words.join(" ")) {
-                steps.push((k, Step { lf: naming, form: form_of(words) }));
+            if let Some(named) = naming(&words.join(" ")).filter(|f| f.dialogue_type == DialogueType::PutMemory) {
+                steps.push((k, Step { lf: named, form: form_of(words) }));
             }
         }
         steps.sort_by_key(|(k, _)| *k);

@@ -135,9 +135,9 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
     for _ in 0..64 {
         let y = if vertical { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
-        // The bot steps out of the way of its own build; it only keeps clear of where it stands
-        // when the place was not named ("in its place" is that place).
-        let named = turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
+        // The bot steps out of the way of its own build: it keeps clear of where it stands only
+        // when the place was not named ("in its place", "on top of it" are that place).
+        let named = vertical || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
         let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
         // Unless the player typed coordinates, a build never cuts into what stands there, and it
@@ -168,8 +168,9 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
 
 /// The shape of the thing an earlier step of the line made ("a red cube" → "cube").
 fn earlier_shape(turn: &Turn) -> Option<String> {
-    let id = turn.antecedent.as_ref()?.object?;
-    turn.memory.values_of(id, "has_name").ok()?.into_iter().find(|n| schematics::is_known_shape(n))
+    let a = turn.antecedent.as_ref()?;
+    let named = a.object.and_then(|id| turn.memory.values_of(id, "has_name").ok()?.into_iter().find(|n| schematics::is_known_shape(n)));
+    named.or_else(|| a.shape.clone())
 }
 
 fn label_of(req: &ShapeRequest) -> String {
