@@ -4,7 +4,8 @@
 //! and the dialogue as it is — is in `docs/DESIGN.md` at the repository root. The crate mirrors
 //! that flow, one module per box: chat → [`agent`] (the tick loop) → [`dialogue`] (after the
 //! chat gate in [`safety`]) → [`understanding`] (typos, known lines, the neural [`parser`],
-//! sequences, measures) → [`logical_form`] → [`interpreter`] → [`tasks`] →
+//! sequences, measures, and each step's typed form) → [`logical_form`] → [`interpreter`] →
+//! [`tasks`] →
 //! [`world`], with [`perception`] writing what the bot sees into [`memory`] (a SQLite triple
 //! store) and [`schematics`] generating the shapes the bot builds. [`llm`] (optional) answers
 //! chit-chat with a local language model, safely. [`live`] is the World over a real server
