@@ -36,8 +36,15 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool
             None if kind == "MOVE" && goes_to(words, k) => k + 1,
             None => continue,
         };
-        let Some(pointing) = pointing_at(words, after) else { continue };
-        let mut location = json!({"reference_object": {"filters": {"contains_coreference": "yes"}, "text_span": [0, [pointing, pointing]]}, "text_span": [0, [k, pointing]]});
+        // "stick a glass cube on top": the relation said last, with no thing, is to the one
+        // just named.
+        let implicit = relation.is_some() && after == end && after > k;
+        let Some(pointing) = pointing_at(words, after).or(implicit.then_some(after - 1)) else { continue };
+        let mut location = if implicit {
+            json!({"reference_object": {"filters": {"contains_coreference": "yes"}}, "text_span": [0, [k, pointing]]})
+        } else {
+            json!({"reference_object": {"filters": {"contains_coreference": "yes"}, "text_span": [0, [pointing, pointing]]}, "text_span": [0, [k, pointing]]})
+        };
         if let Some((dir, _)) = relation {
             location["relative_direction"] = json!(dir.as_str());
         }
@@ -96,6 +103,9 @@ mod tests {
         let loc = repaired("go over to it", json!({"action_type": "MOVE"}));
         assert_eq!(loc["relative_direction"], Value::Null);
         assert_eq!(loc["reference_object"]["text_span"], json!([0, [3, 3]]));
+        let loc = repaired("stick a glass cube on top", json!({"action_type": "BUILD", "schematic": {}}));
+        assert_eq!(loc["relative_direction"], json!("UP"));
+        assert_eq!(loc["text_span"], json!([0, [4, 5]]));
         let loc = repaired("put a red cube in its place", json!({"action_type": "BUILD", "schematic": {}}));
         assert_eq!(loc, json!({"contains_coreference": "yes", "text_span": [0, [4, 6]]}));
     }
