@@ -322,7 +322,7 @@ impl DialogueManager {
         let mut steps: VecDeque<Step> = self.understanding.steps(text, lf).into();
         // A line that starts by naming something ("call the tower lighthouse then …") is held
         // whole: on yes it goes on from its first step.
-        let (plans, mut what) = if steps.front()?.lf.dialogue_type == DialogueType::PutMemory {
+        let (plans, mut what) = if steps.front()?.lf.dialogue_type != DialogueType::HumanGiveCommand {
             (Vec::new(), Vec::new())
         } else {
             let first = steps.pop_front()?;
@@ -455,6 +455,10 @@ impl DialogueManager {
                 let last = cx.tasks.history().last().map(|r| r.description.clone());
                 replies.push(naming::update(&mut turn, &step.lf, last.as_deref()));
                 self.note(Outcome::Remembered);
+            } else if step.lf.dialogue_type == DialogueType::GetMemory {
+                // "… then tell me where it is": answered when the step before is done.
+                replies.push(questions::answer(&mut turn, &step.lf, cx.tasks));
+                self.note(Outcome::Answered);
             } else {
                 match actions::command(&mut turn, &step.lf, &self.limits) {
                     Ok(plans) => {

@@ -100,6 +100,7 @@ pub fn left_behind(tasks: &TaskStack, ids: &[TaskId], world: &dyn World) -> Opti
     let dug = changed.iter().filter(|(_, before, after)| before.is_solid() && !after.is_solid()).map(|(p, b, _)| (*p, *b)).collect();
     let mut cells: Vec<Pos> = changed.iter().map(|(p, _, _)| *p).collect();
     let mut mob = None;
+    let walked = cells.is_empty() && ids.iter().any(|id| tasks.record(*id).is_some_and(|r| r.kind == TaskKind::Move));
     if cells.is_empty() {
         // A spawn: the newest animal near the bot is what it made; a walk: where it ended.
         let spawned = ids.iter().any(|id| tasks.record(*id).is_some_and(|r| r.kind == TaskKind::Spawn));
@@ -107,5 +108,5 @@ pub fn left_behind(tasks: &TaskStack, ids: &[TaskId], world: &dyn World) -> Opti
         mob = world.mobs().into_iter().filter(|m| spawned && m.pos.distance(here) <= SPAWN_REACH).max_by_key(|m| m.id);
         cells.push(mob.as_ref().map(|m| m.pos.block()).unwrap_or_else(|| world.agent_pos()));
     }
-    Some(Antecedent { object, cells, dug, mob: mob.map(|m| m.id), shape })
+    Some(Antecedent { object, cells, dug, mob: mob.map(|m| m.id), shape, walked })
 }

@@ -28,6 +28,8 @@ pub struct Antecedent {
     /// The shape the step made or acted on ("cube" for "destroying the green cube"), for "a
     /// yellow one" in the next step, also once the thing is gone.
     pub shape: Option<String>,
+    /// The step was a walk: it changed nothing and ended where the bot stands.
+    pub walked: bool,
 }
 
 impl Antecedent {

@@ -66,6 +66,11 @@ fn look_spot(turn: &Turn) -> Option<Pos> {
 pub fn place_or_default(turn: &mut Turn, loc: Option<&LocationArg>, purpose: Purpose) -> Result<Target> {
     let t = match loc {
         Some(l) => resolve(turn, l, purpose)?,
+        // "walk 10 blocks north then build a tower": where the walk ended, in front of the bot.
+        None if turn.antecedent.as_ref().is_some_and(|a| a.walked) && turn.details().offset.is_none() => {
+            let f = directions::forward(turn.world.agent_look());
+            Target::at(turn.agent_pos() + Pos::new(f.x * 3, 0, f.z * 3))
+        }
         None => default_place(turn),
     };
     Ok(with_said_offset(turn, t))

@@ -68,7 +68,11 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     // speaker looks when the look lands on a block (the ground under a player's own feet is "that
     // grass", not the player).
     let mut hits: Vec<&crate::memory::Hit> = result.hits.iter().collect();
-    if coref {
+    let earlier = turn.antecedent.as_ref().and_then(|a| a.object).filter(|id| hits.iter().any(|h| h.id == *id));
+    if let Some(id) = earlier.filter(|_| coref) {
+        // "… then tell me how tall it is": what the step before made.
+        hits.retain(|h| h.id == id);
+    } else if coref {
         let me = turn.memory.player_id(&turn.speaker).ok().flatten();
         hits.retain(|h| Some(h.id) != me);
         if let Some(look) = turn.look_hit {

@@ -277,7 +277,9 @@ impl Understanding {
                 let Some(r) = self.read_prepared(&step) else { break };
                 // "… and call it bob": a naming step, which the steps of the form get back
                 // (`step::split`); the command's form holds only the actions.
-                if r.lf.dialogue_type == DialogueType::PutMemory {
+                // A naming or a question about what was just done ("… then tell me how tall it
+                // is") is a step of its own, which `steps` gets back.
+                if r.lf.dialogue_type == DialogueType::PutMemory || (r.lf.dialogue_type == DialogueType::GetMemory && r.lf.filters.is_some()) {
                     confidence = confidence.min(r.confidence);
                     named += 1;
                     continue;
@@ -368,7 +370,11 @@ impl Understanding {
     /// action for read as a line of its own ("… then call it bob", "call the tower lighthouse
     /// then …").
     pub fn steps(&self, text: &str, lf: &LogicalForm) -> Vec<step::Step> {
-        step::split_with(text, lf, |words| self.read_prepared(words).map(|r| r.lf).filter(|f| f.dialogue_type == DialogueType::PutMemory))
+        step::split_with(text, lf, |words| {
+            self.read_prepared(words)
+                .map(|r| r.lf)
+                .filter(|f| f.dialogue_type == DialogueType::PutMemory || (f.dialogue_type == DialogueType::GetMemory && f.filters.is_some()))
+        })
     }
 
     /// The whole path for one chat line.

@@ -83,7 +83,7 @@ pub fn split_with(text: &str, lf: &LogicalForm, naming: impl Fn(&str) -> Option<
     if steps.iter().all(|(k, _)| *k != usize::MAX) {
         for (k, r) in ranges.iter().enumerate().filter(|(k, _)| !used[*k]) {
             let words = &tokens[r.clone()];
-            if let Some(named) = naming(&words.join(" ")).filter(|f| f.dialogue_type == DialogueType::PutMemory) {
+            if let Some(named) = naming(&words.join(" ")).filter(|f| matches!(f.dialogue_type, DialogueType::PutMemory | DialogueType::GetMemory)) {
                 steps.push((k, Step { lf: named, form: form_of(words) }));
             }
         }
