@@ -17,21 +17,21 @@ use super::context::Context;
 use super::last::{LastLine, Outcome};
 use super::thinking::{Job, Thinking};
 use super::say;
-use super::steps::{PendingLine, Progress};
+use super::steps::PendingLine;
 use super::waiting::{Next, Questions, Reading, Waiting};
 use crate::interpreter::actions::{self, Plan};
-use crate::interpreter::context::{Antecedent, Turn};
+use crate::interpreter::context::Turn;
 use crate::interpreter::execute::{Executed, describe_plans, execute};
-use crate::interpreter::problem::{Choice, Problem};
+use crate::interpreter::problem::Choice;
 use crate::interpreter::{naming, questions};
 use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize, validate_json};
-use crate::memory::{Memory, MemoryId};
+use crate::memory::Memory;
 use crate::parser::Parser;
 use crate::understanding::step::{self, Step};
 use crate::understanding::{Reading as Understood, Source, Understanding};
 use crate::safety::gate::{ChatGate, Screened};
 use crate::schematics;
-use crate::tasks::{TaskId, TaskMeta};
+use crate::tasks::TaskMeta;
 use std::collections::VecDeque;
 
 /// Default confidence for acting on a parse at once, and for asking it back as a guess.
@@ -52,14 +52,14 @@ pub struct DialogueManager {
     /// The optional language model for small talk, and how long it may think.
     pub llm: Option<(std::sync::Arc<dyn crate::llm::Chat>, std::time::Duration)>,
     overrides: Vec<(String, String, LogicalForm)>,
-    questions: Questions,
+    pub(super) questions: Questions,
     /// Small-talk answers the language model is working on (they never block the tick).
     thinking: Thinking,
     /// What the bot made of the last line (for the web view).
     pub last: Option<LastLine>,
     lines_handled: u64,
     /// Lines of several steps still going on, one per player ([`super::steps`]).
-    pending: Vec<PendingLine>,
+    pub(super) pending: Vec<PendingLine>,
 }
 
 impl DialogueManager {
@@ -95,54 +95,6 @@ impl DialogueManager {
         self.questions.ask(speaker, now, waiting);
     }
 
-    /// Is a line of several steps still going on (not held by a question)?
-    pub fn has_pending(&self) -> bool {
-        self.pending.iter().any(|p| !p.held)
-    }
-
-    /// Players whose line has a next step due, or whose step failed.
-    pub fn due_steps(&self, tasks: &crate::tasks::TaskStack, world: &dyn crate::world::World) -> Vec<String> {
-        self.pending.iter().filter(|p| p.progress(tasks, world) != Progress::Wait).map(|p| p.speaker.clone()).collect()
-    }
-
-    /// Goes on with the speaker's line: the next step, interpreted now, or (the step before
-    /// failed or was cancelled) a word about what was dropped.
-    pub fn go_on(&mut self, cx: &mut Context) -> Vec<String> {
-        let Some(i) = self.pending.iter().position(|p| p.speaker == cx.speaker) else { return Vec::new() };
-        match self.pending[i].progress(cx.tasks, cx.world) {
-            Progress::Wait => Vec::new(),
-            Progress::Dropped => {
-                let line = self.pending.remove(i);
-                vec![format!("So I didn't go on with \"{}\".", line.rest_said())]
-            }
-            Progress::Next(mut antecedent) => {
-                // An animal the step spawned is known to memory by now (perception ran first).
-                if let Some(a) = antecedent.as_mut().filter(|a| a.object.is_none())
-                    && let Some(entity) = a.mob
-                {
-                    a.object = cx.memory.mob_id(entity).ok().flatten();
-                }
-                let mut line = self.pending.remove(i);
-                let Some(next) = line.steps.pop_front() else { return Vec::new() };
-                self.run_steps(cx, &line.chat, next, line.steps, antecedent, None)
-            }
-        }
-    }
-
-    /// The speaker's line held by a question goes on once the tasks `pushed` are done (the
-    /// question was answered and its step carried out).
-    fn release(&mut self, speaker: &str, pushed: Vec<TaskId>) {
-        if let Some(p) = self.pending.iter_mut().find(|p| p.speaker == speaker && p.held) {
-            p.held = false;
-            p.waiting = pushed;
-        }
-    }
-
-    /// The speaker's line held by a question is dropped (the answer was no, or a new line).
-    fn drop_held(&mut self, speaker: &str) {
-        self.pending.retain(|p| !(p.speaker == speaker && p.held));
-    }
-
     /// Is the bot waiting for an answer from anyone?
     pub fn is_waiting(&self) -> bool {
         self.questions.is_waiting()
@@ -157,7 +109,7 @@ impl DialogueManager {
     }
 
     /// Notes what was done with the line being handled (a later note wins).
-    fn note(&mut self, outcome: Outcome) {
+    pub(super) fn note(&mut self, outcome: Outcome) {
         if let Some(last) = &mut self.last {
             last.outcome = outcome;
         }
@@ -418,104 +370,6 @@ impl DialogueManager {
         let job = Job { chat: chat.clone(), grounding, disallowed: self.gate.disallowed.clone(), text: text.to_string(), limit: *limit };
         self.thinking.ask(cx.speaker, job);
         Vec::new()
-    }
-
-    /// A new command: its steps carried out in order, each interpreted when it starts. It
-    /// replaces what is left of the speaker's earlier line.
-    fn command(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, prefer: Option<MemoryId>) -> Vec<String> {
-        self.pending.retain(|p| p.speaker != cx.speaker);
-        let mut steps: VecDeque<Step> = self.understanding.steps(text, lf).into();
-        let Some(first) = steps.pop_front() else { return vec!["What would you like me to do?".into()] };
-        self.run_steps(cx, text, first, steps, None, prefer)
-    }
-
-    /// A step again, with the player's answer to "which one?"; the rest of its line goes on after.
-    fn step_again(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, prefer: MemoryId) -> Vec<String> {
-        let held = self.pending.iter().position(|p| p.speaker == cx.speaker && p.held).map(|i| self.pending.remove(i));
-        let (chat, rest, antecedent) = match held {
-            Some(p) => (p.chat, p.steps, p.antecedent),
-            None => (text.to_string(), VecDeque::new(), None),
-        };
-        let step = Step { lf: lf.clone(), form: step::form(text) };
-        self.run_steps(cx, &chat, step, rest, antecedent, Some(prefer))
-    }
-
-    /// Interprets `step` now (`prefer`: the answer to a "which one?"; `antecedent`: what the step
-    /// before left) and carries it out; the `rest` waits for its tasks, or goes on at once when
-    /// it made none. A question about the step holds the rest; a step that cannot be done drops it.
-    fn run_steps(&mut self, cx: &mut Context, chat: &str, mut step: Step, mut rest: VecDeque<Step>, mut antecedent: Option<Antecedent>, prefer: Option<MemoryId>) -> Vec<String> {
-        let mut replies = Vec::new();
-        loop {
-            let step_text = step.form.words.join(" ");
-            let mut turn = Turn::new(cx.speaker, step.form.clone(), cx.world, cx.memory);
-            turn.prefer = prefer;
-            turn.antecedent = antecedent.clone();
-            // "… and call it bob": a naming step names what the step before made.
-            if step.lf.dialogue_type == DialogueType::PutMemory {
-                let last = cx.tasks.history().last().map(|r| r.description.clone());
-                replies.push(naming::update(&mut turn, &step.lf, last.as_deref()));
-                self.note(Outcome::Remembered);
-            } else if step.lf.dialogue_type == DialogueType::GetMemory {
-                // "… then tell me where it is": answered when the step before is done.
-                replies.push(questions::answer(&mut turn, &step.lf, cx.tasks));
-                self.note(Outcome::Answered);
-            } else {
-                match actions::command(&mut turn, &step.lf, &self.limits) {
-                    Ok(plans) => {
-                        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(chat.to_string()), logical_form: Some(step.lf.to_json_value()), made: Vec::new() };
-                        match execute(plans, meta, cx.world, cx.tasks, cx.memory, false) {
-                            Executed::Done(lines, pushed) => {
-                                self.note(Outcome::ActedOn);
-                                replies.extend(lines);
-                                if !pushed.is_empty() {
-                                    if !rest.is_empty() {
-                                        let line = PendingLine { speaker: cx.speaker.to_string(), chat: chat.to_string(), steps: rest, waiting: pushed, held: false, antecedent };
-                                        self.pending.push(line);
-                                    }
-                                    return replies;
-                                }
-                            }
-                            Executed::Ask { question, plans } => {
-                                self.note(Outcome::AskedBack);
-                                self.questions.ask(cx.speaker, cx.now(), Waiting::Confirm { chat: step_text, lf: step.lf.clone(), plans });
-                                self.hold(cx.speaker, chat, rest, antecedent);
-                                replies.push(question);
-                                return replies;
-                            }
-                        }
-                    }
-                    Err(Problem::Say(s)) => {
-                        self.note(Outcome::NotDone);
-                        replies.push(s);
-                        if !rest.is_empty() {
-                            let said: Vec<String> = rest.iter().map(|s| s.form.words.join(" ")).collect();
-                            replies.push(format!("So I didn't go on with \"{}\".", said.join(", then ")));
-                        }
-                        return replies;
-                    }
-                    Err(Problem::Which { question, choices }) => {
-                        self.note(Outcome::AskedBack);
-                        self.questions.ask(cx.speaker, cx.now(), Waiting::Which { chat: step_text, lf: step.lf.clone(), choices });
-                        self.hold(cx.speaker, chat, rest, antecedent);
-                        replies.push(question);
-                        return replies;
-                    }
-                }
-            }
-            // Nothing to wait for (a reply, a stop, a name given): the next step at once.
-            match rest.pop_front() {
-                Some(next) => step = next,
-                None => return replies,
-            }
-            antecedent = antecedent.take();
-        }
-    }
-
-    /// Keeps the rest of a line while a question about its step is open.
-    fn hold(&mut self, speaker: &str, chat: &str, rest: VecDeque<Step>, antecedent: Option<Antecedent>) {
-        if !rest.is_empty() {
-            self.pending.push(PendingLine { speaker: speaker.to_string(), chat: chat.to_string(), steps: rest, waiting: Vec::new(), held: true, antecedent });
-        }
     }
 
     /// Carry out plans; a yes/no question the executor asks first is kept open.

@@ -5,13 +5,24 @@
 //! [`Antecedent`]: what it made, destroyed, dug or went to), which "it", "that", "there" and "on
 //! top of it" in the later step mean. The dialogue manager carries out the first step at once and
 //! keeps the rest here, one line per player; each tick the agent asks whether the tasks of the
-//! step being carried out are over, and the manager goes on with the next.
+//! step being carried out are over, and the manager goes on with the next. The manager's methods
+//! that start, continue, hold and drop a line's steps live here too, beside the state they keep.
 
 use std::collections::{HashMap, VecDeque};
 
-use crate::interpreter::context::Antecedent;
-use crate::tasks::{TaskId, TaskKind, TaskStack, TaskState};
-use crate::understanding::step::Step;
+use super::context::Context;
+use super::last::Outcome;
+use super::manager::DialogueManager;
+use super::waiting::Waiting;
+use crate::interpreter::actions;
+use crate::interpreter::context::{Antecedent, Turn};
+use crate::interpreter::execute::{Executed, execute};
+use crate::interpreter::problem::Problem;
+use crate::interpreter::{naming, questions};
+use crate::logical_form::{DialogueType, LogicalForm};
+use crate::memory::MemoryId;
+use crate::tasks::{TaskId, TaskKind, TaskMeta, TaskStack, TaskState};
+use crate::understanding::step::{self, Step};
 use crate::world::{Block, Pos, World};
 
 /// At most this many cells of a step's changes are kept for the next step.
@@ -109,4 +120,154 @@ pub fn left_behind(tasks: &TaskStack, ids: &[TaskId], world: &dyn World) -> Opti
         cells.push(mob.as_ref().map(|m| m.pos.block()).unwrap_or_else(|| world.agent_pos()));
     }
     Some(Antecedent { object, cells, dug, mob: mob.map(|m| m.id), shape, walked })
+}
+
+/// The dialogue manager's side: starting a line's steps, going on with them, holding them.
+impl DialogueManager {
+    /// Is a line of several steps still going on (not held by a question)?
+    pub fn has_pending(&self) -> bool {
+        self.pending.iter().any(|p| !p.held)
+    }
+
+    /// Players whose line has a next step due, or whose step failed.
+    pub fn due_steps(&self, tasks: &crate::tasks::TaskStack, world: &dyn crate::world::World) -> Vec<String> {
+        self.pending.iter().filter(|p| p.progress(tasks, world) != Progress::Wait).map(|p| p.speaker.clone()).collect()
+    }
+
+    /// Goes on with the speaker's line: the next step, interpreted now, or (the step before
+    /// failed or was cancelled) a word about what was dropped.
+    pub fn go_on(&mut self, cx: &mut Context) -> Vec<String> {
+        let Some(i) = self.pending.iter().position(|p| p.speaker == cx.speaker) else { return Vec::new() };
+        match self.pending[i].progress(cx.tasks, cx.world) {
+            Progress::Wait => Vec::new(),
+            Progress::Dropped => {
+                let line = self.pending.remove(i);
+                vec![format!("So I didn't go on with \"{}\".", line.rest_said())]
+            }
+            Progress::Next(mut antecedent) => {
+                // An animal the step spawned is known to memory by now (perception ran first).
+                if let Some(a) = antecedent.as_mut().filter(|a| a.object.is_none())
+                    && let Some(entity) = a.mob
+                {
+                    a.object = cx.memory.mob_id(entity).ok().flatten();
+                }
+                let mut line = self.pending.remove(i);
+                let Some(next) = line.steps.pop_front() else { return Vec::new() };
+                self.run_steps(cx, &line.chat, next, line.steps, antecedent, None)
+            }
+        }
+    }
+
+    /// The speaker's line held by a question goes on once the tasks `pushed` are done (the
+    /// question was answered and its step carried out).
+    pub(super) fn release(&mut self, speaker: &str, pushed: Vec<TaskId>) {
+        if let Some(p) = self.pending.iter_mut().find(|p| p.speaker == speaker && p.held) {
+            p.held = false;
+            p.waiting = pushed;
+        }
+    }
+
+    /// The speaker's line held by a question is dropped (the answer was no, or a new line).
+    pub(super) fn drop_held(&mut self, speaker: &str) {
+        self.pending.retain(|p| !(p.speaker == speaker && p.held));
+    }
+
+
+    /// A new command: its steps carried out in order, each interpreted when it starts. It
+    /// replaces what is left of the speaker's earlier line.
+    pub(super) fn command(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, prefer: Option<MemoryId>) -> Vec<String> {
+        self.pending.retain(|p| p.speaker != cx.speaker);
+        let mut steps: VecDeque<Step> = self.understanding.steps(text, lf).into();
+        let Some(first) = steps.pop_front() else { return vec!["What would you like me to do?".into()] };
+        self.run_steps(cx, text, first, steps, None, prefer)
+    }
+
+    /// A step again, with the player's answer to "which one?"; the rest of its line goes on after.
+    pub(super) fn step_again(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, prefer: MemoryId) -> Vec<String> {
+        let held = self.pending.iter().position(|p| p.speaker == cx.speaker && p.held).map(|i| self.pending.remove(i));
+        let (chat, rest, antecedent) = match held {
+            Some(p) => (p.chat, p.steps, p.antecedent),
+            None => (text.to_string(), VecDeque::new(), None),
+        };
+        let step = Step { lf: lf.clone(), form: step::form(text) };
+        self.run_steps(cx, &chat, step, rest, antecedent, Some(prefer))
+    }
+
+    /// Interprets `step` now (`prefer`: the answer to a "which one?"; `antecedent`: what the step
+    /// before left) and carries it out; the `rest` waits for its tasks, or goes on at once when
+    /// it made none. A question about the step holds the rest; a step that cannot be done drops it.
+    fn run_steps(&mut self, cx: &mut Context, chat: &str, mut step: Step, mut rest: VecDeque<Step>, mut antecedent: Option<Antecedent>, prefer: Option<MemoryId>) -> Vec<String> {
+        let mut replies = Vec::new();
+        loop {
+            let step_text = step.form.words.join(" ");
+            let mut turn = Turn::new(cx.speaker, step.form.clone(), cx.world, cx.memory);
+            turn.prefer = prefer;
+            turn.antecedent = antecedent.clone();
+            // "… and call it bob": a naming step names what the step before made.
+            if step.lf.dialogue_type == DialogueType::PutMemory {
+                let last = cx.tasks.history().last().map(|r| r.description.clone());
+                replies.push(naming::update(&mut turn, &step.lf, last.as_deref()));
+                self.note(Outcome::Remembered);
+            } else if step.lf.dialogue_type == DialogueType::GetMemory {
+                // "… then tell me where it is": answered when the step before is done.
+                replies.push(questions::answer(&mut turn, &step.lf, cx.tasks));
+                self.note(Outcome::Answered);
+            } else {
+                match actions::command(&mut turn, &step.lf, &self.limits) {
+                    Ok(plans) => {
+                        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(chat.to_string()), logical_form: Some(step.lf.to_json_value()), made: Vec::new() };
+                        match execute(plans, meta, cx.world, cx.tasks, cx.memory, false) {
+                            Executed::Done(lines, pushed) => {
+                                self.note(Outcome::ActedOn);
+                                replies.extend(lines);
+                                if !pushed.is_empty() {
+                                    if !rest.is_empty() {
+                                        let line = PendingLine { speaker: cx.speaker.to_string(), chat: chat.to_string(), steps: rest, waiting: pushed, held: false, antecedent };
+                                        self.pending.push(line);
+                                    }
+                                    return replies;
+                                }
+                            }
+                            Executed::Ask { question, plans } => {
+                                self.note(Outcome::AskedBack);
+                                self.questions.ask(cx.speaker, cx.now(), Waiting::Confirm { chat: step_text, lf: step.lf.clone(), plans });
+                                self.hold(cx.speaker, chat, rest, antecedent);
+                                replies.push(question);
+                                return replies;
+                            }
+                        }
+                    }
+                    Err(Problem::Say(s)) => {
+                        self.note(Outcome::NotDone);
+                        replies.push(s);
+                        if !rest.is_empty() {
+                            let said: Vec<String> = rest.iter().map(|s| s.form.words.join(" ")).collect();
+                            replies.push(format!("So I didn't go on with \"{}\".", said.join(", then ")));
+                        }
+                        return replies;
+                    }
+                    Err(Problem::Which { question, choices }) => {
+                        self.note(Outcome::AskedBack);
+                        self.questions.ask(cx.speaker, cx.now(), Waiting::Which { chat: step_text, lf: step.lf.clone(), choices });
+                        self.hold(cx.speaker, chat, rest, antecedent);
+                        replies.push(question);
+                        return replies;
+                    }
+                }
+            }
+            // Nothing to wait for (a reply, a stop, a name given): the next step at once.
+            match rest.pop_front() {
+                Some(next) => step = next,
+                None => return replies,
+            }
+            antecedent = antecedent.take();
+        }
+    }
+
+    /// Keeps the rest of a line while a question about its step is open.
+    fn hold(&mut self, speaker: &str, chat: &str, rest: VecDeque<Step>, antecedent: Option<Antecedent>) {
+        if !rest.is_empty() {
+            self.pending.push(PendingLine { speaker: speaker.to_string(), chat: chat.to_string(), steps: rest, waiting: Vec::new(), held: true, antecedent });
+        }
+    }
 }
