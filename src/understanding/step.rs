@@ -202,21 +202,30 @@ fn said_offset(words: &[String]) -> Option<SaidOffset> {
     None
 }
 
+/// The meanings of the lexicon's `[dances]`, the first said winning: a move named wins over the
+/// word "dance" ("dance around me" is a circle), a spin over the "around" said with it ("spin
+/// around").
+const DANCE_RANK: [&str; 6] = ["spin", "jump", "nod", "shake", "circle", "dance"]; // lexicon: the meanings of [dances], ranked
+
 /// A dance named in the words ("spin anticlockwise", "do a jump", "walk in a circle").
 fn dance(words: &[String]) -> Option<DanceName> {
     let lx = lexicon();
     let clockwise = !lx.any_in(Class::Anticlockwise, words);
     let said: Vec<&str> = (0..words.len()).filter_map(|i| lx.meaning_at(Group::Dance, words, i)).map(|(m, _)| m).collect();
-    // A move named wins over the word "dance" ("dance around me" is a circle); a spin over the
-    // "around" it is said with ("spin around").
-    let named = ["spin", "jump", "nod", "shake", "circle", "dance"].into_iter().find(|m| said.contains(m))?; // lexicon: the meanings of [dances], ranked
-    Some(match named {
+    DANCE_RANK.into_iter().find(|m| said.contains(m)).and_then(|m| dance_named(m, clockwise))
+}
+
+/// The move a `[dances]` meaning stands for.
+fn dance_named(meaning: &str, clockwise: bool) -> Option<DanceName> {
+    // lexicon: the meanings of [dances], each to its move (a test checks every one has one)
+    Some(match meaning {
+        "spin" => DanceName::Spin { clockwise },
         "circle" => DanceName::Circle { clockwise },
         "jump" => DanceName::Jump,
         "nod" => DanceName::Nod,
         "shake" => DanceName::ShakeHead,
         "dance" => DanceName::Dance,
-        _ => DanceName::Spin { clockwise },
+        _ => return None,
     })
 }
 
@@ -247,6 +256,16 @@ mod tests {
         assert_eq!(steps[1].lf.actions()[0].action_type, ActionType::Move);
         let json = steps[1].lf.to_json_value().to_string();
         assert!(json.contains("[0,[1,1]]") && json.contains("[0,[1,3]]"), "spans count from the step's first word: {json}");
+    }
+
+    #[test]
+    fn every_dance_of_the_lexicon_is_a_move() {
+        for (m, _) in lexicon().meanings(Group::Dance) {
+            assert!(dance_named(m, true).is_some() && DANCE_RANK.contains(&m), "[dances] {m}");
+        }
+        assert_eq!(details(&tokenize("spin around")).dance, Some(DanceName::Spin { clockwise: true }));
+        assert_eq!(details(&tokenize("dance around me")).dance, Some(DanceName::Circle { clockwise: true }));
+        assert_eq!(details(&tokenize("do a little dance")).dance, Some(DanceName::Dance));
     }
 
     #[test]
