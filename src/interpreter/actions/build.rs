@@ -196,6 +196,10 @@ pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schemati
             ShapeAsk::Shape(mut r) if crate::lexicon::lexicon().is(crate::lexicon::Class::GenericThing, &r.name) => {
                 if let Some(shape) = earlier_shape(turn) {
                     r.name = shape;
+                    // "a blue one": the parser often reads "one" as a size of 1 as well.
+                    if r.size == Some(1) {
+                        r.size = None;
+                    }
                 }
                 r
             }
