@@ -33,9 +33,7 @@ impl Step {
 
 /// The typed form of a step's text: its words and what the lexicon reads in them.
 pub fn form(text: &str) -> StepForm {
-    let words = tokenize(text);
-    let details = details(&words);
-    StepForm { words, details }
+    form_of(&tokenize(text))
 }
 
 /// The steps of a command, in order; any other form is one step. A step the command's form has

@@ -132,13 +132,13 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
     });
     // Inside a thing or above/below it: the height is the target's, not the ground's.
     let vertical = t.step.is_some_and(|s| s.y != 0) || t.inside;
+    // The bot steps out of the way of its own build: it keeps clear of where it stands only when
+    // the place was not named ("in its place", "on top of it" are that place).
+    let named = vertical || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
+    let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
     for _ in 0..64 {
         let y = if vertical { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
-        // The bot steps out of the way of its own build: it keeps clear of where it stands only
-        // when the place was not named ("in its place", "on top of it" are that place).
-        let named = vertical || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
-        let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
         // Unless the player typed coordinates, a build never cuts into what stands there, and it
         // stands on the ground, not on top of another build, unless asked to ("on top of").
