@@ -157,6 +157,35 @@ fn a_restart_with_memory_keeps_the_world_the_names_and_the_history() {
     assert!(lines.iter().any(|l| l.starts_with("* #") && l.contains("red wall")), "{lines:?}");
 }
 
+#[test]
+fn a_lesson_holds_after_a_restart_and_a_garbage_amendment_is_not_learned() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("bot.db");
+    let db_s = db.to_str().unwrap();
+    // Two lines the shipped parser is unsure of: each is asked back, answered no, then amended.
+    let first = play_with(
+        &["play", "--name", "alice", "--memory", db_s],
+        "make stairs going up 5 blocks\nno\nmake them 1 wide and out of oak\nnever mind\n\
+         build a yellow tower far away\nno\nbuild a purple cube\nwhat have you learned\n/quit\n",
+    );
+    let bot = said(&first);
+    assert!(bot.iter().any(|l| l.contains("Did you mean: building a stairs")), "{bot:?}");
+    assert!(bot.iter().any(|l| l.contains("won't remember that")), "the failed amendment is not learned: {bot:?}");
+    assert!(!bot.iter().any(|l| l.contains("next time \"make stairs")), "{bot:?}");
+    assert!(bot.iter().any(|l| l.contains("next time \"build a yellow tower far away\" means \"build a purple cube\"")), "{bot:?}");
+    assert!(bot.iter().any(|l| l.starts_with("<craftmate> I learned that") && !l.contains("stairs")), "{bot:?}");
+    // After a restart the taught line is done at once; the other is asked back again, as before.
+    let lines = play_with(
+        &["play", "--name", "alice", "--memory", db_s],
+        "build a yellow tower far away\nmake stairs going up 5 blocks\nnever mind\nforget what i taught you\nbuild a yellow tower far away\n",
+    );
+    let bot = said(&lines);
+    assert!(bot[0].contains("Okay, building a purple cube"), "{bot:?}");
+    assert!(bot.iter().any(|l| l.contains("Did you mean: building a stairs")), "{bot:?}");
+    assert!(bot.iter().any(|l| l.contains("I forgot the one thing you taught me")), "{bot:?}");
+    assert!(bot.last().is_some_and(|l| l.contains("Did you mean: building a yellow tower")), "forgotten: {bot:?}");
+}
+
 /// `play` as alice on the memory file `db`, its stdin and stdout piped.
 fn play_on(db: &std::path::Path) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_craftmate"))

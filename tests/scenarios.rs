@@ -1,5 +1,6 @@
 //! The scenarios under `tests/scenarios/` run through the real binary. The behaviour suites
-//! (harness self-tests, actions, dialogue) must all pass; the player phrasings
+//! (harness self-tests, actions, dialogue) must all pass, and so must the conversation suite as
+//! said (no `lf` hints); the player phrasings
 //! (`tests/scenarios/phrasings/`, no `lf` hints: every line goes through the whole understanding
 //! path) must pass at least as often as recorded with the shipped model.
 
@@ -28,6 +29,27 @@ fn every_scenario_passes() {
         panic!("the closing line should read `N passed, 0 failed`, got {last:?}\n{stdout}");
     };
     assert!(passed >= 12, "only {passed} scenarios ran; expected the whole suite\n{stdout}");
+}
+
+/// What players said that broke a conversation (`tests/scenarios/conversation/`: lessons,
+/// answers to the bot's own questions, cancel words, counts, far walks, the questions players
+/// ask), each as said, through the shipped parser: every one must pass.
+#[test]
+fn every_conversation_scenario_passes_as_said() {
+    let out = Command::new(env!("CARGO_BIN_EXE_craftmate"))
+        .args(["scenario", "--say-only", "tests/scenarios/conversation"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the craftmate binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let failures: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAIL")).collect();
+    assert!(failures.is_empty(), "failing conversation scenarios:\n{}", failures.join("\n"));
+    let last = stdout.lines().last().unwrap_or_default();
+    let passed = match last.split_whitespace().collect::<Vec<_>>().as_slice() {
+        [n, "passed,", "0", "failed"] => n.parse::<usize>().ok(),
+        _ => None,
+    };
+    assert!(passed.is_some_and(|n| n >= 20), "expected the whole suite, got {last:?}\n{stdout}");
 }
 
 /// The scenarios again with their `lf` hints ignored (`--say-only`): every line goes through the

@@ -1,8 +1,9 @@
 //! `craftmate play` (the default): talk to the bot in the embedded world from a terminal.
 //!
 //! On a terminal the world ticks in real time (20 per second) and replies appear as they happen;
-//! with piped input each line runs until the bot is idle before the next is read, so a script of
-//! lines gives the same transcript every time (the tests rely on it). With `--web` the world
+//! with piped input each line runs until the bot is idle before the next is read (unless a
+//! `/tick N` after it says how long to wait), so a script of lines gives the same transcript
+//! every time (the tests rely on it). With `--web` the world
 //! always ticks in real time, and the page (see `craftmate::web`) is a second way in: closing
 //! standard input then leaves the page running until Ctrl-C.
 
@@ -137,15 +138,25 @@ fn input_lines(mut input: impl BufRead) -> impl Iterator<Item = String> {
     })
 }
 
+/// Piped input is a script: each chat line runs until the bot is idle, so the transcript is the
+/// same every time, unless the script says how long to wait instead: a chat line followed by
+/// `/tick N` (or `/wait N`) gets only those ticks, so the next line ("stop", "what are you
+/// doing?") is read while the bot is still at work.
 fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    for line in input_lines(std::io::stdin().lock()) {
+    let mut lines_in = input_lines(std::io::stdin().lock()).peekable();
+    while let Some(line) = lines_in.next() {
         let is_chat = !craftmate::safety::gate::is_blank(&line) && !line.trim_start().starts_with('/');
         let (flow, lines) = session.input(&line);
         for l in lines {
             writeln!(out, "{l}")?;
         }
+        let timed = lines_in.peek().is_some_and(|next| {
+            let next = next.trim_start();
+            next.starts_with("/tick") || next.starts_with("/wait")
+        });
         if is_chat {
-            for l in session.run_until_idle(MAX_TICKS_PER_LINE) {
+            let ticks = if timed { 1 } else { MAX_TICKS_PER_LINE };
+            for l in session.run_until_idle(ticks) {
                 writeln!(out, "{l}")?;
             }
         }

@@ -1,14 +1,15 @@
 //! How a player's line reads as the answer to a question the bot asked: yes or no, and which of
-//! the offered choices it names — by its words, by order, by a name the player gave it, or by
-//! looking at it. The question state machine ([`super::waiting`]) decides what the answer does.
+//! the offered choices it names — by its words or the coordinates it was listed with, by order,
+//! by a name, tag, colour, material or shape, by the nearest / biggest / tallest, or by looking
+//! at it. The question state machine ([`super::waiting`]) decides what the answer does.
 //! The words (yes, no, ordinals, the small words around a choice) are the lexicon's.
 
 use crate::interpreter::context::Turn;
-use crate::lexicon::{Class, Values, lexicon};
+use crate::lexicon::{Class, Group, Values, lexicon};
 use crate::interpreter::problem::Choice;
 use crate::logical_form::tokenize;
 use crate::memory::Memory;
-use crate::world::World;
+use crate::world::{Vec3, World};
 
 /// A yes/no answer, if the chat is one: it starts with a word or phrase of the lexicon's `[no]`
 /// ("nope", "don't", "never mind") or `[yes]` ("yeah", "go ahead").
@@ -37,8 +38,10 @@ fn position(word: &str) -> Option<usize> {
 /// "2", "the second one"), or `None`.
 pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
     let content: Vec<&String> = words.iter().filter(|w| !is_filler(w)).collect();
-    // Score each choice by content words its label shares with the answer.
-    let scores: Vec<usize> = choices.iter().map(|c| content.iter().filter(|w| c.label.split_whitespace().any(|l| l == w.as_str())).count()).collect();
+    // Score each choice by content words its label shares with the answer; labels are read as
+    // chat is, so "the one at -6 5 41" matches "the pyramid at (-6, 5, 41)".
+    let labels: Vec<Vec<String>> = choices.iter().map(|c| tokenize(&c.label)).collect();
+    let scores: Vec<usize> = labels.iter().map(|l| content.iter().filter(|w| l.contains(w)).count()).collect();
     let best = *scores.iter().max()?;
     if best > 0 && scores.iter().filter(|s| **s == best).count() == 1 {
         return scores.iter().position(|s| *s == best);
@@ -57,8 +60,8 @@ pub fn choose(words: &[String], choices: &[Choice]) -> Option<usize> {
     None
 }
 
-/// "The castle", "my house": the choice whose given names or tags the answer uses, when the
-/// labels (colour and shape) cannot tell them apart.
+/// "The castle", "my house", "the stone one", "the glass one": the choice whose given names,
+/// tags, colours, block types or shape the answer uses, when the labels cannot tell them apart.
 pub fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Option<usize> {
     use crate::memory::query::names::word_key;
     let keys: Vec<String> = words.iter().filter(|w| !is_filler(w)).map(|w| word_key(w)).collect();
@@ -68,10 +71,10 @@ pub fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Op
     let scores: Vec<usize> = choices
         .iter()
         .map(|c| {
-            let told: Vec<String> = ["has_name", "has_tag"]
+            let told: Vec<String> = ["has_name", "has_tag", "has_colour", "has_block_type", "has_shape"]
                 .iter()
                 .flat_map(|p| memory.values_of(c.id, p).unwrap_or_default())
-                .flat_map(|v| tokenize(&v))
+                .flat_map(|v| tokenize(&v.replace('_', " ")))
                 .map(|w| word_key(&w))
                 .collect();
             keys.iter().filter(|k| told.contains(k)).count()
@@ -79,6 +82,32 @@ pub fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Op
         .collect();
     let best = *scores.iter().max()?;
     (best > 0 && scores.iter().filter(|s| **s == best).count() == 1).then(|| scores.iter().position(|s| *s == best)).flatten()
+}
+
+/// "The closest one", "the biggest", "the tallest": the choice that ranks first by the measure
+/// a word of the answer names (the lexicon's `[nearness]` and `[superlatives]`), nearness from
+/// where the speaker stands.
+pub fn ranked_choice(words: &[String], choices: &[Choice], memory: &Memory, speaker_at: Option<Vec3>) -> Option<usize> {
+    let lx = lexicon();
+    let (measure, most) = words.iter().find_map(|w| {
+        let meaning = lx.meaning(Group::Nearness, w).or_else(|| lx.meaning(Group::Superlative, w))?;
+        let (measure, polarity) = meaning.split_once(' ')?;
+        Some((measure.to_string(), polarity == "max"))
+    })?;
+    let objects: Vec<_> = choices.iter().map(|c| memory.object(c.id).ok().flatten()).collect::<Option<_>>()?;
+    let value = |o: &crate::memory::RefObject| -> Option<f64> {
+        let [sx, sy, sz] = o.bbox.size();
+        Some(match measure.as_str() {
+            "distance" => o.distance_to(speaker_at?),
+            "height" => sy as f64,
+            "width" => sx.max(sz) as f64,
+            _ => o.voxels as f64,
+        })
+    };
+    let values: Vec<f64> = objects.iter().map(value).collect::<Option<_>>()?;
+    let best = values.iter().copied().fold(if most { f64::MIN } else { f64::MAX }, |a, b| if most { a.max(b) } else { a.min(b) });
+    // A tie is no answer: the question is asked again.
+    (values.iter().filter(|v| (**v - best).abs() < 1e-9).count() == 1).then(|| values.iter().position(|v| (*v - best).abs() < 1e-9)).flatten()
 }
 
 /// "That one" / "this one": the choice the speaker is looking at, if any.
@@ -116,6 +145,10 @@ mod tests {
         assert_eq!(choose(&tokenize("one"), &choices), Some(0));
         assert_eq!(choose(&tokenize("the first one"), &choices), Some(0));
         assert_eq!(choose(&tokenize("the second one"), &choices), Some(1));
+        // The coordinates a label was listed with.
+        let at = [c("the yellow pyramid at (-6, 5, 41)", 1), c("the yellow pyramid at (3, 5, 2)", 2)];
+        assert_eq!(choose(&tokenize("the one at -6 5 41"), &at), Some(0));
+        assert_eq!(choose(&tokenize("the yellow pyramid at 3 5 2"), &at), Some(1));
         assert_eq!(yes_no(&tokenize("Yes please")), Some(true));
         assert_eq!(yes_no(&tokenize("don't do it")), Some(false));
         assert_eq!(yes_no(&tokenize("build a house")), None);

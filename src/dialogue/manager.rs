@@ -12,7 +12,7 @@
 //!    [`crate::interpreter::execute`] carries out), questions to memory, naming and feedback to
 //!    memory updates, capabilities and chit-chat to canned lines or the language model.
 
-use super::answers::{looked_choice, named_choice};
+use super::answers::{looked_choice, named_choice, ranked_choice};
 use super::context::Context;
 use super::last::{LastLine, Outcome};
 use super::thinking::{Job, Thinking};
@@ -142,11 +142,11 @@ impl DialogueManager {
             }
             match step.next {
                 Next::Carry { chat, lf, plans, confirmed } => return self.execute(cx, plans, &chat, &lf, confirmed),
-                Next::Learn { chat, lf, plans } => {
-                    self.learn(cx, &chat, &chat, &lf);
+                Next::Learn { key, chat, lf, plans } => {
+                    self.learn(cx, &key, &chat, &lf);
                     return self.execute(cx, plans, &chat, &lf, false);
                 }
-                Next::Amend { chat, lf } => return self.amend(cx, &chat, &lf, &text),
+                Next::Amend { key, chat, lf } => return self.amend(cx, &key, &chat, &lf, &text),
                 Next::Retry { chat, lf, prefer } => return self.step_again(cx, &chat, &lf, prefer),
                 Next::Finish { object: _, plans: Some(plans) } => {
                     self.note(Outcome::ActedOn);
@@ -168,6 +168,11 @@ impl DialogueManager {
                     replies.extend(note.map(String::from));
                 }
             }
+        }
+        let prepared = self.prepare(cx.memory, chat).0;
+        if let Some(answer) = self.lessons(cx, &prepared) {
+            replies.push(answer);
+            return replies;
         }
         // The line as typed: its punctuation still tells steps apart ("spawn a cow, build a tower").
         let started = std::time::Instant::now();
@@ -193,14 +198,14 @@ impl DialogueManager {
             return replies;
         }
         if source == Source::WhatBuilt {
-            replies.push(questions::built_so_far(cx.memory));
+            replies.push(questions::built_so_far(cx.memory, step::form(&text).details.latest));
             return replies;
         }
         // A question changes nothing in the world: an unsure one is answered (an odd answer is
         // cheap), a command needs the full confidence.
         let needed = if lf.dialogue_type == DialogueType::GetMemory { self.guess_confidence } else { self.min_confidence };
         if confidence < needed && lf.dialogue_type != DialogueType::Noop {
-            if let Some(question) = self.guess(cx, &text, &lf, confidence) {
+            if let Some(question) = self.guess(cx, chat, &text, &lf, confidence) {
                 self.note(Outcome::AskedBack);
                 replies.push(question);
                 return replies;
@@ -229,43 +234,10 @@ impl DialogueManager {
         replies
     }
 
-    /// "What should I change?" was answered with `line`: the whole command again, or the part to
-    /// change ("20 long and 5 high"), read together with the guessed line `chat`. The amended
-    /// command runs and is remembered for `chat`.
-    fn amend(&mut self, cx: &mut Context, chat: &str, guessed: &LogicalForm, line: &str) -> Vec<String> {
-        let (prepared, _) = self.understanding.prepare(line);
-        let command = |r: &Understood| r.lf.dialogue_type == DialogueType::HumanGiveCommand && r.confidence >= self.guess_confidence;
-        let amended = self
-            .understanding
-            .read_prepared(&prepared)
-            .filter(|r| command(r) && r.lf.actions().first().map(|a| a.action_type) == guessed.actions().first().map(|a| a.action_type))
-            .or_else(|| self.understanding.read_prepared(&format!("{chat} {prepared}")).filter(command));
-        let Some(r) = amended else {
-            return vec!["Sorry, I still don't get it. Could you say the whole command again?".into()];
-        };
-        let mut replies = self.command(cx, &r.text, &r.lf, None);
-        if self.learn(cx, chat, &r.text, &r.lf) {
-            replies.push(format!("Got it; next time \"{chat}\" means that."));
-        }
-        replies
-    }
-
-    /// Remembers that the prepared line `key` means `lf` (whose spans index `text`).
-    fn learn(&self, cx: &mut Context, key: &str, text: &str, lf: &LogicalForm) -> bool {
-        let now = cx.now();
-        match cx.memory.learn(key, text, &lf.to_json_value().to_string(), cx.speaker, now) {
-            Ok(()) => true,
-            Err(e) => {
-                tracing::warn!("could not remember what \"{key}\" means: {e}");
-                false
-            }
-        }
-    }
-
     /// For a command the parser is unsure of (but not hopeless about), what the bot would do,
     /// asked back as a yes/no question, the plans waiting on the answer. `None` when the guess is
     /// too weak, is not a command, or would do nothing the player could recognise.
-    fn guess(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm, confidence: f32) -> Option<String> {
+    fn guess(&mut self, cx: &mut Context, chat: &str, text: &str, lf: &LogicalForm, confidence: f32) -> Option<String> {
         if confidence < self.guess_confidence || lf.dialogue_type != DialogueType::HumanGiveCommand {
             return None;
         }
@@ -284,12 +256,26 @@ impl DialogueManager {
         };
         what.extend(steps.iter().map(|s| format!("\"{}\"", s.form.words.join(" "))));
         let what = what.join(", then ");
-        self.questions.ask(cx.speaker, cx.now(), Waiting::Guess { chat: text.to_string(), lf: lf.clone(), plans });
+        // Lessons are kept under the line as it is prepared, the key they are looked up by.
+        let key = self.prepare(cx.memory, chat).0;
+        self.questions.ask(cx.speaker, cx.now(), Waiting::Guess { key, chat: text.to_string(), lf: lf.clone(), plans });
         self.pending.retain(|p| p.speaker != cx.speaker);
         if !steps.is_empty() {
             self.pending.push(PendingLine { speaker: cx.speaker.to_string(), chat: text.to_string(), steps, waiting: Vec::new(), held: true, antecedent: None });
         }
         Some(format!("Not sure I got that. Did you mean: {what}? (yes/no)"))
+    }
+
+    /// The line prepared for reading (the key lessons are kept under), its typo fixes, and the
+    /// line prepared with no fix. A name players gave ("frosty") is a word the bot knows, never
+    /// a typo for another: a line with one keeps its words.
+    pub(super) fn prepare(&self, memory: &Memory, chat: &str) -> (String, Vec<(String, String)>, String) {
+        let (prepared, fixes) = self.understanding.prepare(chat);
+        let unfixed = self.understanding.prepare_unfixed(chat);
+        if fixes.iter().any(|(from, _)| memory.objects_with_name(from).is_ok_and(|ids| !ids.is_empty())) {
+            return (unfixed.clone(), Vec::new(), unfixed);
+        }
+        (prepared, fixes, unfixed)
     }
 
     /// A logical form for the chat: a scenario's override, what the player taught, then
@@ -299,13 +285,12 @@ impl DialogueManager {
         if let Some((_, _, lf)) = self.overrides.iter().rev().find(|(s, t, _)| s == speaker && *t == normalized) {
             return Some(Understood { text: normalized, lf: lf.clone(), confidence: 1.0, source: Source::Given, fixes: Vec::new() });
         }
-        let (prepared, fixes) = self.understanding.prepare(chat);
+        let (prepared, fixes, unfixed) = self.prepare(memory, chat);
         if let Ok(Some(taught)) = memory.learned(&prepared)
             && let Ok(lf) = validate_json(&taught.text, &taught.form)
         {
             return Some(Understood { text: taught.text, lf, confidence: 1.0, source: Source::Taught, fixes });
         }
-        let unfixed = self.understanding.prepare_unfixed(chat);
         self.understanding.read_best(&prepared, &unfixed).map(|r| Understood { fixes, ..r })
     }
 
@@ -419,7 +404,9 @@ struct Heard<'h, 'c> {
 
 impl Reading for Heard<'_, '_> {
     fn choice_in_world(&mut self, choices: &[Choice]) -> Option<usize> {
+        let at = self.cx.world.players().into_iter().find(|p| p.name == self.cx.speaker).map(|p| p.pos);
         named_choice(self.words, choices, self.cx.memory)
+            .or_else(|| ranked_choice(self.words, choices, self.cx.memory, at))
             .or_else(|| looked_choice(self.cx.speaker, self.text, choices, self.cx.world, self.cx.memory))
     }
 
@@ -519,7 +506,7 @@ mod tests {
         // The amendment is acted on, and remembered for the line the guess was about.
         let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "tower please");
         assert!(r.iter().any(|l| l.starts_with("Okay, building a tower")), "{r:?}");
-        assert!(r.iter().any(|l| l.contains("next time \"cube\" means that")), "{r:?}");
+        assert!(r.iter().any(|l| l.contains("next time \"cube\" means \"tower please\"")), "{r:?}");
         drop(memory);
         // A restart: a new manager and the memory file opened again. The same line is now
         // understood at once, as the tower, with no question.
@@ -530,6 +517,14 @@ mod tests {
         assert!(!dm.is_waiting());
         let taught = memory.all_learned().unwrap();
         assert_eq!((taught.len(), taught[0].key.as_str(), taught[0].text.as_str()), (1, "cube", "tower please"));
+        // An amendment that cannot be done is not learned, and the question stays open.
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "pyramid");
+        assert!(r[0].starts_with("Not sure"), "{r:?}");
+        dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "no");
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "glorp");
+        assert!(r.iter().any(|l| l.contains("won't remember that")), "{r:?}");
+        assert!(dm.is_waiting() && memory.learned("pyramid").unwrap().is_none());
+        dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "never mind");
         // A yes to a guess is remembered as it was.
         let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "wall");
         assert!(r[0].starts_with("Not sure"), "{r:?}");

@@ -4,7 +4,7 @@
 //! by dialogue type; [`say`] holds the lines the bot says on its own, and [`about_me`] answers
 //! questions about the bot from its own facts (never the language model). A line is handled in a
 //! [`context`]: who said it, the world, memory and the task stack. [`last`] keeps what the bot
-//! made of the last line, for the web view; [`steps`] keeps the rest of a line of several
+//! made of the last line, for the web view; [`lessons`] keeps what players taught it; [`steps`] keeps the rest of a line of several
 //! steps, each interpreted when it starts; [`thinking`] holds small talk the language model is
 //! working on, one request per player.
 
@@ -12,6 +12,7 @@ pub mod about_me;
 pub mod answers;
 pub mod context;
 pub mod last;
+pub mod lessons;
 pub mod manager;
 pub mod say;
 pub mod steps;

@@ -14,7 +14,7 @@ use super::context::Context;
 use super::last::Outcome;
 use super::manager::DialogueManager;
 use super::waiting::Waiting;
-use crate::interpreter::actions;
+use crate::interpreter::actions::{self, Plan};
 use crate::interpreter::context::{Antecedent, Turn};
 use crate::interpreter::execute::{Executed, execute};
 use crate::interpreter::problem::Problem;
@@ -213,13 +213,19 @@ impl DialogueManager {
                 replies.push(questions::answer(&mut turn, &step.lf, cx.tasks));
                 self.note(Outcome::Answered);
             } else {
-                match actions::command(&mut turn, &step.lf, &self.limits) {
+                let planned = actions::command(&mut turn, &step.lf, &self.limits);
+                let notes = std::mem::take(&mut turn.notes);
+                match planned {
                     Ok(plans) => {
                         let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(chat.to_string()), logical_form: Some(step.lf.to_json_value()), made: Vec::new() };
+                        let makes_tasks = plans.iter().any(|p| matches!(p, Plan::Push { .. }));
                         match execute(plans, meta, cx.world, cx.tasks, cx.memory, false) {
                             Executed::Done(lines, pushed) => {
-                                self.note(Outcome::ActedOn);
+                                // A task that could not even be made ("I don't know how to build
+                                // …") is not done.
+                                self.note(if makes_tasks && pushed.is_empty() { Outcome::NotDone } else { Outcome::ActedOn });
                                 replies.extend(lines);
+                                replies.extend(notes);
                                 if !pushed.is_empty() {
                                     if !rest.is_empty() {
                                         let line = PendingLine { speaker: cx.speaker.to_string(), chat: chat.to_string(), steps: rest, waiting: pushed, held: false, antecedent };

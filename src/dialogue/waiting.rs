@@ -7,11 +7,12 @@
 //!   runs the command again with it; "no" drops it ("Okay, never mind."); a new command drops it
 //!   ("Okay, forget my question.") and runs; a question back is answered and the question stays
 //!   open; anything else asks again.
-//! - **are you sure?** — "yes" carries out the plans; "no" drops them ("Okay, I won't."); any
-//!   other line counts as no ("I'll take that as a no.") and is then taken on its own.
+//! - **are you sure?** — "yes" carries out the plans; "no" drops them ("Okay, I won't."); a new
+//!   command counts as no ("I'll take that as a no."); any other line is taken on its own and
+//!   the question stays open.
 //! - **did you mean?** — a short "yes" carries out the guessed plans and the bot remembers what
-//!   the line meant; a short "no" asks "What should I change?"; any other line (and "stop", which
-//!   must still stop) is taken on its own.
+//!   the line meant; a short "no" asks "What should I change?"; "never mind" drops it; "stop" (which must still stop)
+//!   and a new command drop it; any other line is taken on its own and the question stays open.
 //! - **what should I change?** — the next line amends the guess ("20 long and 5 high", or the
 //!   whole command again) and the amended command runs and is remembered; "never mind" drops it;
 //!   "stop" is taken on its own.
@@ -38,10 +39,11 @@ pub enum Waiting {
     /// "Are you sure? (yes/no)" — yes carries out the plans.
     Confirm { chat: String, lf: LogicalForm, plans: Vec<Plan> },
     /// "Did you mean: …? (yes/no)" about an unsure parse — yes carries out the plans; any other
-    /// line is taken as a new one.
-    Guess { chat: String, lf: LogicalForm, plans: Vec<Plan> },
+    /// line is taken as a new one. `key` is the line as lessons are kept and looked up (the
+    /// prepared line); `chat` the words the form's spans index.
+    Guess { key: String, chat: String, lf: LogicalForm, plans: Vec<Plan> },
     /// "What should I change?" after a "no" to a guess — the next line amends it.
-    Amend { chat: String, lf: LogicalForm },
+    Amend { key: String, chat: String, lf: LogicalForm },
     /// "I was building the wall when we stopped — shall I finish it?" after a restart: yes builds
     /// what is left of `object`, no leaves it as it is.
     Finish { object: MemoryId, plans: Vec<Plan> },
@@ -69,10 +71,11 @@ pub trait Reading {
 pub enum Next {
     /// Carry out the held-back plans; `confirmed` when the player said yes to "are you sure?".
     Carry { chat: String, lf: LogicalForm, plans: Vec<Plan>, confirmed: bool },
-    /// Carry out a guess the player said yes to, and remember what the line meant.
-    Learn { chat: String, lf: LogicalForm, plans: Vec<Plan> },
-    /// The line amends the guessed command `lf` for `chat`: read it, act on it, remember it.
-    Amend { chat: String, lf: LogicalForm },
+    /// Carry out a guess the player said yes to, and remember under `key` what the line meant.
+    Learn { key: String, chat: String, lf: LogicalForm, plans: Vec<Plan> },
+    /// The line amends the guessed command `lf` for `chat`: read it, act on it, and (if it was
+    /// done) remember it under `key`.
+    Amend { key: String, chat: String, lf: LogicalForm },
     /// Finish building `object` with these plans, or (`None`) leave it as it is.
     Finish { object: MemoryId, plans: Option<Vec<Plan>> },
     /// Run the command again, preferring the chosen memory.
@@ -99,19 +102,30 @@ impl Asked {
             Waiting::Confirm { chat, lf, plans } => match yes_no(words) {
                 Some(true) => done(Next::Carry { chat, lf, plans, confirmed: true }),
                 Some(false) => done(Next::Say("Okay, I won't.".into())),
-                None => done(Next::New { note: Some("I'll take that as a no.") }),
+                // A new command moves on; anything else is taken on its own and the question
+                // stays open.
+                None if line.dialogue_type() == Some(DialogueType::HumanGiveCommand) => done(Next::New { note: Some("I'll take that as a no.") }),
+                None => Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Confirm { chat, lf, plans } }) },
             },
             // Only a short answer counts ("yes", "no thanks"), and "stop" keeps its own meaning:
             // it must still halt whatever is running.
-            Waiting::Guess { chat, lf, plans } => {
+            Waiting::Guess { key, chat, lf, plans } => {
                 let short = words.len() <= 3 && words.first().is_some_and(|w| w != "stop");
+                if lexicon().is(Class::Cancel, &words.join(" ")) {
+                    return done(Next::Say("Okay, never mind.".into()));
+                }
                 match if short { yes_no(words) } else { None } {
-                    Some(true) => done(Next::Learn { chat, lf, plans }),
+                    Some(true) => done(Next::Learn { key, chat, lf, plans }),
                     Some(false) => Step {
                         next: Next::Say("Sorry, I got that wrong. What should I change?".into()),
-                        still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Amend { chat, lf } }),
+                        still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Amend { key, chat, lf } }),
                     },
-                    None => done(Next::New { note: None }),
+                    // "stop" halts what runs and drops the guess, and so does a new command (the
+                    // player moved on); any other line is taken on its own, and the guess stays
+                    // open for a yes or no.
+                    None if words.first().is_some_and(|w| w == "stop") => done(Next::New { note: None }),
+                    None if line.dialogue_type() == Some(DialogueType::HumanGiveCommand) => done(Next::New { note: None }),
+                    None => Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Guess { key, chat, lf, plans } }) },
                 }
             }
             Waiting::Finish { object, plans } => match yes_no(words) {
@@ -120,14 +134,14 @@ impl Asked {
                 // The plan stays in memory: the question comes back after the next restart.
                 None => done(Next::New { note: Some("I'll leave it for now.") }),
             },
-            Waiting::Amend { chat, lf } => {
-                let dropped = lexicon().is(Class::Cancel, &words.join(" "));
+            Waiting::Amend { key, chat, lf } => {
+                let dropped = lexicon().is(Class::Cancel, &words.join(" ")) || (words.len() <= 2 && yes_no(words) == Some(false));
                 if dropped {
                     done(Next::Say("Okay, never mind.".into()))
                 } else if words.first().is_some_and(|w| w == "stop") {
                     done(Next::New { note: None })
                 } else {
-                    done(Next::Amend { chat, lf })
+                    done(Next::Amend { key, chat, lf })
                 }
             }
             Waiting::Which { chat, lf, choices } => {
@@ -163,7 +177,9 @@ pub struct Questions {
 
 impl Questions {
     /// Ask `speaker` a question at tick `now`.
+    /// A new question replaces one still open for the same player.
     pub fn ask(&mut self, speaker: &str, now: u64, waiting: Waiting) {
+        self.open.retain(|a| a.speaker != speaker);
         self.reopen(Asked { speaker: speaker.to_string(), asked_tick: now, waiting });
     }
 
@@ -234,7 +250,7 @@ mod tests {
     }
 
     fn guess() -> Asked {
-        asked(Waiting::Guess { chat: "cube".into(), lf: lf(), plans: vec![Plan::Stop] })
+        asked(Waiting::Guess { key: "cube".into(), chat: "cube".into(), lf: lf(), plans: vec![Plan::Stop] })
     }
 
     fn step(a: Asked, line: &str, reading: &mut Fake) -> Step {
@@ -247,9 +263,18 @@ mod tests {
         assert!(matches!(s.next, Next::Carry { confirmed: true, .. }) && s.still.is_none(), "{s:?}");
         let s = step(confirm(), "no", &mut Fake::default());
         assert!(matches!(s.next, Next::Say(ref l) if l == "Okay, I won't."), "{s:?}");
-        // A new command, or any other line, counts as no and is then taken on its own.
-        let s = step(confirm(), "build a house", &mut Fake::default());
+        // Everyday forms of yes and no.
+        for (line, yes) in [("ya", true), ("yep", true), ("sure", true), ("go ahead", true), ("nah", false), ("nope", false)] {
+            let s = step(confirm(), line, &mut Fake::default());
+            assert_eq!(matches!(s.next, Next::Carry { .. }), yes, "{line}: {s:?}");
+        }
+        // A new command counts as no and is then taken on its own.
+        let s = step(confirm(), "build a house", &mut Fake { reads_as: Some(DialogueType::HumanGiveCommand), ..Fake::default() });
         assert!(matches!(s.next, Next::New { note: Some("I'll take that as a no.") }) && s.still.is_none(), "{s:?}");
+        // Any other line is taken on its own; the question stays open, from when it was asked.
+        let s = step(confirm(), "where are you", &mut Fake { reads_as: Some(DialogueType::GetMemory), ..Fake::default() });
+        assert!(matches!(s.next, Next::New { note: None }), "{s:?}");
+        assert!(matches!(s.still, Some(Asked { asked_tick: 10, waiting: Waiting::Confirm { .. }, .. })), "{:?}", s.still);
     }
 
     #[test]
@@ -262,13 +287,18 @@ mod tests {
         assert!(matches!(amend.waiting, Waiting::Amend { .. }));
         let s = amend.answer(&tokenize("20 long and 5 high"), &mut Fake::default(), 60);
         assert!(matches!(s.next, Next::Amend { ref chat, .. } if chat == "cube") && s.still.is_none(), "{s:?}");
-        let never = asked(Waiting::Amend { chat: "cube".into(), lf: lf() });
+        let never = asked(Waiting::Amend { key: "cube".into(), chat: "cube".into(), lf: lf() });
         assert!(matches!(step(never, "never mind", &mut Fake::default()).next, Next::Say(ref l) if l == "Okay, never mind."));
-        // A longer line is new even if it starts like an answer; "stop" keeps its meaning.
-        for line in ["yes build a red cube now", "stop", "tower with a door"] {
-            let s = step(guess(), line, &mut Fake::default());
+        // A longer line is new even if it starts like an answer: a question back keeps the guess
+        // open, a new command drops it; "stop" keeps its meaning and drops the guess.
+        let s = step(guess(), "what can you do", &mut Fake { reads_as: Some(DialogueType::GetCapabilities), ..Fake::default() });
+        assert!(matches!(s.next, Next::New { note: None }) && s.still.is_some(), "{s:?}");
+        for line in ["yes build a red cube now", "tower with a door"] {
+            let s = step(guess(), line, &mut Fake { reads_as: Some(DialogueType::HumanGiveCommand), ..Fake::default() });
             assert!(matches!(s.next, Next::New { note: None }) && s.still.is_none(), "{line}: {s:?}");
         }
+        let s = step(guess(), "stop", &mut Fake::default());
+        assert!(matches!(s.next, Next::New { note: None }) && s.still.is_none(), "{s:?}");
     }
 
     #[test]
@@ -303,14 +333,16 @@ mod tests {
     #[test]
     fn questions_belong_to_one_player_and_time_out() {
         let mut q = Questions::default();
-        q.ask("alice", 100, Waiting::Guess { chat: "cube".into(), lf: lf(), plans: Vec::new() });
+        q.ask("alice", 100, Waiting::Guess { key: "cube".into(), chat: "cube".into(), lf: lf(), plans: Vec::new() });
         assert!(q.is_waiting());
         assert!(q.take("bob").is_none(), "another player's line is no answer");
         assert!(q.expire(100 + ANSWER_TICKS).is_empty(), "not yet");
         assert_eq!(q.expire(101 + ANSWER_TICKS), vec!["alice, never mind my question; I'll leave it for now.".to_string()]);
         assert!(!q.is_waiting() && q.take("alice").is_none());
-        q.ask("alice", 0, Waiting::Guess { chat: "cube".into(), lf: lf(), plans: Vec::new() });
-        assert_eq!(q.take("alice").map(|a| a.asked_tick), Some(0));
+        q.ask("alice", 0, Waiting::Guess { key: "cube".into(), chat: "cube".into(), lf: lf(), plans: Vec::new() });
+        // A second question to the same player replaces the first.
+        q.ask("alice", 5, Waiting::Amend { key: "cube".into(), chat: "cube".into(), lf: lf() });
+        assert_eq!(q.take("alice").map(|a| a.asked_tick), Some(5));
         assert!(!q.is_waiting(), "taken out to be answered");
     }
 }

@@ -65,6 +65,8 @@ pub struct Turn<'a> {
     /// earlier actions of the same command ("a red cube, then a blue cube"). New builds keep
     /// clear of them, not just of the blocks already up.
     pub planned: Vec<crate::world::BBox>,
+    /// What the player should hear about how the step was read ("I put it 4 blocks east …").
+    pub notes: Vec<String>,
 }
 
 impl<'a> Turn<'a> {
@@ -80,7 +82,7 @@ impl<'a> Turn<'a> {
         let eye = Vec3::new(speaker_pos.x, speaker_pos.y + EYE_HEIGHT, speaker_pos.z);
         let look_hit = raycast::first_block(world, eye, speaker_look, LOOK_RANGE);
         let planned = builds_in_progress(memory);
-        Turn { speaker: speaker.to_string(), form, antecedent: None, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned }
+        Turn { speaker: speaker.to_string(), form, antecedent: None, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned, notes: Vec::new() }
     }
 
     /// The words a span of the step's form covers.

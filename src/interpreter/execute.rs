@@ -57,10 +57,15 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
                 Err(e) => replies.push(e.to_string()),
             },
             Plan::Stop => replies.push(match tasks.stop() {
-                Some(_) => match tasks.paused() {
-                    Some(d) => format!("Okay, I stopped {d}. Say \"resume\" to go on."),
-                    None => "Okay, I stopped.".into(),
-                },
+                Some(id) => {
+                    // What it changed so far can be taken back: say so in the same line.
+                    let undoable = tasks.last_undoable(None).is_some_and(|r| r.id == id);
+                    let undo = if undoable { ", or \"undo\" to take back what I did" } else { "" };
+                    match tasks.paused() {
+                        Some(d) => format!("Okay, I stopped {d}. Say \"resume\" to go on{undo}."),
+                        None => "Okay, I stopped.".into(),
+                    }
+                }
                 None => "I'm not doing anything right now.".into(),
             }),
             Plan::Resume => replies.push(match tasks.resume() {

@@ -8,6 +8,7 @@ pub mod directions;
 pub mod execute;
 pub mod location;
 pub mod naming;
+pub mod place_questions;
 pub mod problem;
 pub mod questions;
 pub mod recipe;

@@ -27,6 +27,9 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         let p = turn.agent_pos();
         return format!("I'm at {p}, {}.", relative(turn, p.feet()));
     }
+    if let Some(answer) = super::place_questions::answer(turn, filters) {
+        return answer;
+    }
     let attribute = match &filters.output {
         Some(Output::Attribute(a)) => match &a.attribute {
             Attribute::Name(n) => Some(*n),
@@ -41,7 +44,7 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     let (specific, _) = super::reference::without_generic(filters, turn);
     let result = match turn.memory.query(&specific, &turn.query_ctx()) {
         // "the pumpkin box" read as two words: asked again as one name.
-        Ok(r) if r.hits.is_empty() && !counting => match super::reference::as_one_name(&specific) {
+        Ok(r) if r.hits.is_empty() && (!counting || turn.details().counts_blocks) => match super::reference::as_one_name(&specific).or_else(|| super::reference::as_one_name(filters)) {
             Some(named) => turn.memory.query(&named, &turn.query_ctx()).unwrap_or(r),
             None => r,
         },
@@ -52,6 +55,16 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         }
     };
     let what = asked_about(turn, filters);
+    // "how many blocks did you use for the red cube": the blocks of the thing named.
+    if counting && turn.details().counts_blocks && what != "block" && what != "such thing" {
+        return match result.hits.first() {
+            Some(h) => {
+                let n = turn.memory.object(h.id).ok().flatten().map_or(0, |o| o.voxels);
+                format!("{} has {n} blocks.", capital(&describe::the_for(turn.memory, h.id, turn.form_words())))
+            }
+            None => format!("I don't know of any {what}."),
+        };
+    }
     if counting {
         let n = match result.answer {
             Answer::Count(n) => n,
@@ -87,6 +100,10 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         }
         return format!("I don't know of any {what}.");
     };
+    // "which things are towers": every one, with where it is.
+    if matches!(filters.output, Some(Output::Kind(OutputKind::Memory))) && hits.len() > 1 {
+        return list(turn, &what, &hits);
+    }
     let id = first.id;
     let _ = turn.memory.attend(id, turn.tick);
     let the = describe::the_for(turn.memory, id, turn.form_words());
@@ -157,12 +174,29 @@ fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {
     }
 }
 
-/// "what did we build today?": the things builds made, oldest first, with who asked.
-pub fn built_so_far(memory: &crate::memory::Memory) -> String {
+/// "I know 3 towers: the red tower at (1, 5, 2), …".
+fn list(turn: &Turn, what: &str, hits: &[&crate::memory::Hit]) -> String {
+    const LISTED: usize = 8;
+    let said: Vec<String> = hits
+        .iter()
+        .take(LISTED)
+        .map(|h| {
+            let at = h.bbox.map(|b| b.min).or(h.pos.map(|p| p.block())).unwrap_or_default();
+            format!("{} at {at}", describe::the_for(turn.memory, h.id, turn.form_words()))
+        })
+        .collect();
+    let more = if hits.len() > LISTED { format!(" and {} more", hits.len() - LISTED) } else { String::new() };
+    format!("I know {} {}: {}{more}.", hits.len(), plural(what), said.join(", "))
+}
+
+/// "what did we build today?": the things builds made, oldest first, with who asked; with
+/// `latest` ("what was the last thing you built?") only the newest.
+pub fn built_so_far(memory: &crate::memory::Memory, latest: bool) -> String {
     let ids = memory.built_objects().unwrap_or_default();
     let things: Vec<String> = ids.iter().map(|&id| describe::the(memory, id)).collect();
     match things.as_slice() {
         [] => "We haven't built anything yet. Try \"build a red tower\".".into(),
+        [.., last] if latest => format!("The last thing I built was {last}."),
         [one] => format!("We built {one}."),
         [rest @ .., last] if rest.len() < 8 => format!("We built {} and {last}.", rest.join(", ")),
         _ => format!("We built {} things; the last ones were {}.", things.len(), things[things.len() - 3..].join(", ")),

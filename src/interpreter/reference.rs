@@ -233,13 +233,24 @@ pub fn typed_point(p: Pos) -> Result<Pos> {
     }
 }
 
+/// "x 70 z -80": x and z without a height stand on the ground there (the first block from the
+/// top of the world down that is not air); `None` when the words are not that, or no ground is
+/// known there.
+fn on_the_ground(turn: &Turn, words: &[String]) -> Option<Pos> {
+    let after = |axis: &str| words.iter().position(|w| w == axis).and_then(|i| words.get(i + 1)).and_then(|w| w.parse::<i32>().ok());
+    let (x, z) = (after("x")?, after("z")?);
+    let top = (crate::world::rules::MIN_Y..=crate::world::rules::MAX_Y).rev().find(|&y| !turn.world.block_at(Pos::new(x, y, z)).is_air())?;
+    Some(Pos::new(x, top + 1, z))
+}
+
 /// Resolve a reference to what it names. Returns several referents only for "all …".
 pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<Referent>> {
     if let Some(f) = r.fixed_reference() {
         return fixed(turn, f).map(|x| vec![x]);
     }
     if let Some(span) = r.special_reference.as_ref().and_then(|s| s.coordinates()) {
-        return match coordinates(&turn.words(span)) {
+        let words = turn.words(span);
+        return match coordinates(&words).or_else(|| on_the_ground(turn, &words)) {
             Some(p) => typed_point(p).map(|p| vec![Referent::Point(p)]),
             None => Err(Problem::say(format!("I couldn't read \"{}\" as x y z coordinates.", turn.text_of(span)))),
         };

@@ -38,6 +38,8 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
         let text = w.join(" ");
         match t.pred_text {
             Predicate::HasName => name.push(text),
+            // "a small cube" read with "small" as its colour: a size word is a size.
+            Predicate::HasColour if w.iter().all(|x| is_size_word(x)) => req.size_words.extend(w.iter().cloned()),
             Predicate::HasColour => req.colour = Some(text),
             Predicate::HasBlockType => req.block_type = Some(text),
             Predicate::HasSize => {

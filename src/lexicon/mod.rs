@@ -141,6 +141,22 @@ sections! {
         Request = "requests",
         /// The small words of a question about finished work, around the thing it asks about.
         DidYouSmall = "did_you_small",
+        /// Whole lines asking what players taught the bot.
+        LessonsAsked = "lessons_asked",
+        /// Whole lines taking back what the speaker taught.
+        LessonsForgotten = "lessons_forgotten",
+        /// Whole lines asking where the speaker is.
+        WhereAmI = "where_am_i",
+        /// How a question about a thing's blocks ends ("made of").
+        MadeOf = "made_of",
+        /// Openings of a question asking for every such thing ("which things are").
+        WhichThings = "which_things",
+        /// How a question asks for the blocks a thing has ("how many blocks").
+        BlockCount = "block_count",
+        /// Words asking only about the most recent one ("last", "latest").
+        Latest = "latest",
+        /// Shape words meaning a single block when no size is said ("a gold block").
+        OneBlock = "one_block",
     }
 }
 
@@ -151,6 +167,8 @@ sections! {
         Size = "sizes",
         Stretch = "stretch",
         Superlative = "superlatives",
+        /// The nearest or farthest of several things ("the closest one").
+        Nearness = "nearness",
         Compass = "compass",
         Relative = "relative",
         Relation = "relations",
@@ -262,6 +280,13 @@ impl Lexicon {
     /// Parses a lexicon file (the format of `data/lexicon.toml`).
     pub fn parse(text: &str) -> Result<Lexicon, String> {
         load::parse(text)
+    }
+
+    /// Every chat word of every entry (classes, groups, tables), for the speller: a word the
+    /// lexicon knows is never "fixed" into another.
+    pub fn chat_words(&self) -> impl Iterator<Item = &str> {
+        let entries = self.classes.iter().chain(self.groups.iter().map(|g| &g.1)).chain(self.values.iter().map(|v| &v.0)).chain(self.texts.iter().map(|t| &t.0));
+        entries.flat_map(|e| e.phrases.iter().flatten().map(String::as_str))
     }
 
     /// Is `word` (a word or a phrase, any case) an entry of `class`?

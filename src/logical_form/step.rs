@@ -91,6 +91,10 @@ pub struct Details {
     pub counting: bool,
     /// "big", "size", "long": every measure is asked for, not just the height.
     pub asks_size: bool,
+    /// "how many blocks (did you use for …)": the blocks a thing has, not how many things.
+    pub counts_blocks: bool,
+    /// "last", "latest": only the most recent one is asked about.
+    pub latest: bool,
     /// A named dance.
     pub dance: Option<DanceName>,
     /// "this spot", "this place", "here": a naming that names a place, not a thing.

@@ -42,6 +42,11 @@ impl Memory {
             .optional()?)
     }
 
+    /// Forgets every line `speaker` taught; returns how many there were.
+    pub fn forget_learned(&mut self, speaker: &str) -> Result<usize> {
+        Ok(self.conn.prepare_cached("DELETE FROM learned WHERE speaker = ?1")?.execute(params![speaker])?)
+    }
+
     /// Every taught line, oldest first.
     pub fn all_learned(&self) -> Result<Vec<Learned>> {
         let mut stmt = self.conn.prepare_cached("SELECT key, text, form, speaker, tick FROM learned ORDER BY tick, key")?;
@@ -67,5 +72,10 @@ mod tests {
         let l = m.learned("build a wall").unwrap().expect("taught");
         assert_eq!((l.text.as_str(), l.form.as_str(), l.speaker.as_str(), l.tick), ("build a wall 20 long", "{\"a\": 2}", "bob", 9));
         assert_eq!(m.all_learned().unwrap().len(), 1);
+        // Forgetting takes back only that player's lessons.
+        m.learn("dig here", "dig a hole here", "{\"a\": 3}", "alice", 10).unwrap();
+        assert_eq!(m.forget_learned("bob").unwrap(), 1);
+        assert_eq!(m.forget_learned("bob").unwrap(), 0);
+        assert_eq!(m.all_learned().unwrap().iter().map(|l| l.key.as_str()).collect::<Vec<_>>(), ["dig here"]);
     }
 }

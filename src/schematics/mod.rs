@@ -138,6 +138,28 @@ impl Schematic {
     }
 }
 
+/// "red and white", "black & yellow": two colours, built in stripes; one colour otherwise.
+fn two_colours(colour: Option<&str>) -> (Option<&str>, Option<&str>) {
+    let Some(c) = colour else { return (None, None) };
+    for glue in [" and ", " & ", ", ", " n "] {
+        if let Some((a, b)) = c.split_once(glue)
+            && crate::world::blocks::canonical_colour(a.trim()).is_some()
+            && crate::world::blocks::canonical_colour(b.trim()).is_some()
+        {
+            return (Some(a.trim()), Some(b.trim()));
+        }
+    }
+    (Some(c), None)
+}
+
+/// "a gold block", "a purple block": one block, when no size was said (the lexicon's
+/// `[one_block]`); "a big block" or "a block of 3" is a cube like any other.
+fn one_block(req: &ShapeRequest) -> Option<ShapeRequest> {
+    let said_size = req.size.or(req.radius).or(req.width).or(req.height).or(req.length).or(req.depth).is_some();
+    (crate::lexicon::lexicon().is(crate::lexicon::Class::OneBlock, req.name.trim()) && !said_size && req.size_words.is_empty() && req.hollow.is_none())
+        .then(|| ShapeRequest { size: Some(1), ..req.clone() })
+}
+
 /// Generates the shape a player asked for.
 ///
 /// Checks, in order: the shape word ([`SchematicError::UnknownShape`]), colour and material
@@ -146,8 +168,15 @@ impl Schematic {
 /// estimated block count against `limits` ([`SchematicError::TooLarge`]), all before a single
 /// block is generated; generation itself also stops at the limit.
 pub fn generate(req: &ShapeRequest, limits: &Limits) -> Result<Schematic, SchematicError> {
+    let one = one_block(req);
+    let req = one.as_ref().unwrap_or(req);
     let shape = catalogue::resolve(&req.name)?;
-    let chosen = materials::chosen_block(req.colour.as_deref(), req.block_type.as_deref())?;
+    let (colour, stripe_colour) = two_colours(req.colour.as_deref());
+    let chosen = materials::chosen_block(colour, req.block_type.as_deref())?;
+    let stripe = match stripe_colour {
+        Some(c) => materials::chosen_block(Some(c), req.block_type.as_deref())?,
+        None => None,
+    };
     let palette = Palette::new(shapes::defaults(shape.kind), chosen);
     let sizing = sizes::Sizing::new(req)?;
     let hollow = req.hollow.or(shape.hollow_hint).unwrap_or(shape.kind.hollow_by_default());
@@ -170,7 +199,16 @@ pub fn generate(req: &ShapeRequest, limits: &Limits) -> Result<Schematic, Schema
         let blocks = estimate.max((limit as u64).saturating_add(1));
         return Err(SchematicError::TooLarge { blocks, limit });
     }
-    let schematic = Schematic::new(shape.word, canvas.into_blocks());
+    let mut blocks = canvas.into_blocks();
+    // "a red and white tower": the main block in layers, every other one the second colour.
+    if let (Some(main), Some(stripe)) = (chosen, stripe) {
+        for (p, b) in &mut blocks {
+            if *b == main && p.y.rem_euclid(2) == 1 {
+                *b = stripe;
+            }
+        }
+    }
+    let schematic = Schematic::new(shape.word, blocks);
     if schematic.is_empty() {
         return Err(SchematicError::BadSize(format!("a {} that size comes out as nothing", shape.word)));
     }
@@ -183,6 +221,18 @@ mod tests {
 
     fn b(name: &str) -> Block {
         Block::from_name(name).unwrap()
+    }
+
+    #[test]
+    fn two_colours_make_stripes_and_a_block_is_one_block() {
+        let req = ShapeRequest { colour: Some("red and white".into()), ..ShapeRequest::new("tower") };
+        let s = generate(&req, &Limits::default()).expect("a striped tower");
+        let kinds: std::collections::HashSet<Block> = s.blocks.iter().map(|(_, b)| *b).collect();
+        assert_eq!(kinds, [b("red_wool"), b("white_wool")].into_iter().collect());
+        let one = generate(&ShapeRequest { colour: Some("gold".into()), ..ShapeRequest::new("block") }, &Limits::default()).unwrap();
+        assert_eq!(one.blocks.len(), 1);
+        let big = generate(&ShapeRequest { size_words: vec!["big".into()], ..ShapeRequest::new("block") }, &Limits::default()).unwrap();
+        assert!(big.blocks.len() > 1);
     }
 
     #[test]

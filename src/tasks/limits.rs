@@ -37,6 +37,9 @@ pub struct Limits {
     pub player_wait_ticks: u32,
     /// Ticks a task may go without progress (every action failing) before it gives up.
     pub max_stalled_ticks: u32,
+    /// Ticks a command that changes blocks may show no progress at all (no block, no step)
+    /// before it is stopped with a message (60 seconds).
+    pub max_idle_ticks: u32,
     /// Temporary block for pillars and supports; it is removed when the work is done.
     pub scaffold: Block,
     /// Most rounds of a loop that waits for a condition ("dig until ...").
@@ -57,6 +60,7 @@ impl Default for Limits {
             max_fall_ticks: 400,
             player_wait_ticks: 200,
             max_stalled_ticks: 60,
+            max_idle_ticks: 1200,
             scaffold: Block::from_name("dirt").unwrap_or(Block::AIR),
             max_repeats: 200,
         }

@@ -3,7 +3,8 @@
 //!
 //! All of them drive a [`Walker`]: plan a path with A* (`path.rs`), take one step per tick,
 //! wait for gravity after a drop, and re-plan when a step fails or the agent is not where the
-//! plan expected (the world changed, or the task was interrupted and resumed elsewhere).
+//! plan expected (the world changed, or the task was interrupted and resumed elsewhere). A goal
+//! farther than the planner reaches is walked in legs, each planned when the last one ends.
 //!
 //! Choice for when no walking path exists: a plain Move never tunnels through what is in the
 //! way — breaking a player's wall to reach a spot is rarely what they meant. When the agent
@@ -78,6 +79,8 @@ pub struct Walker {
     falling: FallWatch,
     /// A plain walk found no way on foot and is allowed to pillar up.
     climbing: bool,
+    /// Legs walked so far of a walk too long to plan at once.
+    legs: u32,
 }
 
 impl Walker {
@@ -91,6 +94,7 @@ impl Walker {
             replans: 0,
             falling: FallWatch::default(),
             climbing: false,
+            legs: 0,
         }
     }
 
@@ -146,6 +150,18 @@ impl Walker {
                     }
                 }
             }
+            // Too far to plan at once: walk a leg of the way, then plan again from there.
+            if let Err(PathError::TooFar { distance, .. }) = planned {
+                let leg = leg_towards(here, self.goal.target(), ctx.limits.max_path_distance);
+                planned = plan(&*ctx.world, here, &Goal::Near { target: leg, tolerance: LEG_TOLERANCE }, &opts, ctx.scaffold());
+                if planned.is_ok() {
+                    if self.legs == 0 {
+                        ctx.note(format!("{} is {distance} blocks away; I'll walk there in legs.", self.goal.target()));
+                    }
+                    self.legs += 1;
+                    self.replans = 0;
+                }
+            }
             match planned {
                 Ok(path) if !path.steps.is_empty() => {
                     self.steps = path.steps;
@@ -179,6 +195,19 @@ impl Walker {
 
 /// A walk that could reach fewer spots than this on foot is shut in, and may climb out.
 const SHUT_IN_SPOTS: usize = 1000;
+
+/// How near a leg of a long walk must end to its waypoint (hills move the ground up and down).
+const LEG_TOLERANCE: i32 = 8;
+
+/// The waypoint of the next leg of a walk from `here` to a `target` beyond `limit` blocks:
+/// three quarters of the limit along the way, at the agent's height (the leg may end on
+/// ground up to [`LEG_TOLERANCE`] blocks off it).
+fn leg_towards(here: Pos, target: Pos, limit: i32) -> Pos {
+    let (dx, dz) = (f64::from(target.x - here.x), f64::from(target.z - here.z));
+    let far = dx.abs().max(dz.abs()).max(1.0);
+    let step = f64::from((limit * 3 / 4).max(1)).min(far) / far;
+    Pos::new(here.x + (dx * step).round() as i32, here.y, here.z + (dz * step).round() as i32)
+}
 
 /// Carry out one path step (one world action; a pillar is a jump with a block placed beneath,
 /// which a player does in one motion too).
@@ -411,6 +440,16 @@ mod tests {
     use crate::tasks::{TaskMeta, TaskStack, TaskState};
     use crate::world::embedded::EmbeddedWorld;
     use crate::world::{Actor, BBox, World};
+
+    #[test]
+    fn a_walk_too_long_to_plan_at_once_goes_in_legs() {
+        let mut w = EmbeddedWorld::flat();
+        let goal = Pos::new(300, 5, -40);
+        let (state, outcome) = run_task(&mut w, Move::to(goal), 2000);
+        assert_eq!((state, outcome.as_str()), (TaskState::Done, "I'm at (300, 5, -40)."));
+        assert_eq!(w.agent_pos(), goal);
+        assert_eq!(leg_towards(Pos::new(0, 5, 0), goal, 128), Pos::new(96, 5, -13));
+    }
 
     #[test]
     fn walks_one_step_per_tick() {

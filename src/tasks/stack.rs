@@ -33,6 +33,18 @@ struct Entry {
     record: TaskRecord,
     frames: Vec<Frame>,
     ledger: Ledger,
+    /// What the command looked like when it last moved on, and since when (see [`Watch`]).
+    watch: Watch,
+}
+
+/// A command that changes blocks has made progress when its block count, its changes or the
+/// agent's place changed. One that shows none for [`Limits::max_idle_ticks`] ticks is stopped
+/// with a message, so no command hangs forever (a walk with no way on, a build done but never
+/// ended).
+#[derive(Default)]
+struct Watch {
+    seen: Option<(Option<(usize, usize)>, usize, crate::world::Pos)>,
+    since: u64,
 }
 
 #[derive(Default)]
@@ -92,7 +104,7 @@ impl TaskStack {
         };
         tracing::info!(%id, task = %record.description, "task pushed");
         event(&mut self.events, &record, self.now, TaskEventKind::Started);
-        self.entries.push(Entry { record, frames: vec![Frame { task, checked: false }], ledger: Ledger::default() });
+        self.entries.push(Entry { record, frames: vec![Frame { task, checked: false }], ledger: Ledger::default(), watch: Watch { seen: None, since: self.now } });
         id
     }
 
@@ -121,7 +133,7 @@ impl TaskStack {
             }
             _ => {}
         }
-        let Entry { record, frames, ledger } = entry;
+        let Entry { record, frames, ledger, watch } = entry;
         let mut finished = None;
         {
             let mut ctx = TaskContext::new(world, limits, &mut record.changes, ledger);
@@ -174,6 +186,9 @@ impl TaskStack {
         }
         for note in ledger.notes.drain(..) {
             event(events, record, *now, TaskEventKind::Note(note));
+        }
+        if finished.is_none() {
+            finished = stalled(watch, frames, record.changes.len(), world.agent_pos(), *now, limits.max_idle_ticks);
         }
         if let Some((ok, msg)) = finished {
             self.finish_top(if ok { TaskState::Done } else { TaskState::Failed }, msg);
@@ -347,6 +362,28 @@ impl TaskStack {
     }
 }
 
+/// The end of a command that changes blocks and has shown no progress for `idle` ticks: done
+/// when every block is in place (only the tidying up hung), else failed; `None` while it moves
+/// on (or changes no blocks: following a player who stands still is no hang).
+fn stalled(watch: &mut Watch, frames: &[Frame], changes: usize, agent: crate::world::Pos, now: u64, idle: u32) -> Option<(bool, String)> {
+    let progress = frames.first()?.task.progress()?;
+    let seen = (Some(progress), changes, agent);
+    if watch.seen != Some(seen) {
+        *watch = Watch { seen: Some(seen), since: now };
+        return None;
+    }
+    if now.saturating_sub(watch.since) < u64::from(idle) {
+        return None;
+    }
+    let (done, total) = progress;
+    let secs = idle / 20;
+    Some(if done >= total {
+        (true, format!("all {total} blocks are in place, but I got stuck after that for {secs} seconds, so I stopped there"))
+    } else {
+        (false, format!("I made no progress for {secs} seconds ({done} of {total} blocks done), so I stopped"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,6 +530,41 @@ mod tests {
         s.push(Box::new(Refuses), TaskMeta::default());
         ticks(&mut s, &mut w, 1);
         assert_eq!(s.history()[0].outcome.as_deref(), Some("no way"));
+    }
+
+    #[test]
+    fn a_command_without_progress_is_stopped_with_a_message() {
+        /// A build stuck at `done` of 10 blocks forever.
+        struct Stuck(usize);
+        impl Task for Stuck {
+            fn kind(&self) -> TaskKind {
+                TaskKind::Build
+            }
+            fn describe(&self) -> String {
+                "building a stuck tower".into()
+            }
+            fn step(&mut self, _: &mut TaskContext) -> Step {
+                Step::Continue
+            }
+            fn progress(&self) -> Option<(usize, usize)> {
+                Some((self.0, 10))
+            }
+        }
+        let mut w = EmbeddedWorld::flat();
+        let mut s = TaskStack::default();
+        let idle = s.limits().max_idle_ticks;
+        let all_in = s.push(Box::new(Stuck(10)), TaskMeta::default());
+        ticks(&mut s, &mut w, idle - 5);
+        assert!(s.record(all_in).is_some_and(|r| r.state == TaskState::Running), "not yet");
+        ticks(&mut s, &mut w, 10);
+        let r = s.record(all_in).unwrap();
+        assert_eq!(r.state, TaskState::Done, "every block was in place: {:?}", r.outcome);
+        assert!(r.outcome.as_deref().is_some_and(|o| o.contains("got stuck")), "{:?}", r.outcome);
+        let half = s.push(Box::new(Stuck(4)), TaskMeta::default());
+        ticks(&mut s, &mut w, idle + 5);
+        let r = s.record(half).unwrap();
+        assert_eq!(r.state, TaskState::Failed);
+        assert!(r.outcome.as_deref().is_some_and(|o| o.contains("no progress for 60 seconds (4 of 10 blocks done)")), "{:?}", r.outcome);
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! What the player taught the bot (a corrected line) is looked up by the dialogue, in memory,
 //! between steps 1 and 2.
 
+pub mod asking;
 pub mod coreference;
 pub mod details;
 pub mod distance;
@@ -232,6 +233,7 @@ impl Understanding {
                 .or_else(|| giving::read_spawn(text))
                 .or_else(|| naming::read(text))
                 .or_else(|| superlative::read(text))
+                .or_else(|| asking::read(text))
         {
             return Some(reading(text, lf, 1.0, Source::Known));
         }

@@ -59,12 +59,14 @@ pub fn domain_words() -> Vec<String> {
 }
 
 impl Speller {
-    /// A corrector knowing `vocabulary` (say, the parser's input words) and the game's words.
+    /// A corrector knowing `vocabulary` (say, the parser's input words), the lexicon's words and
+    /// the game's words.
     pub fn new<I: IntoIterator<Item = String>>(vocabulary: I) -> Speller {
         let domain = domain_words();
         let mut known: HashSet<String> = domain.iter().cloned().collect();
         let mut candidates: Vec<Candidate> = domain.into_iter().map(|word| Candidate { word, domain: true }).collect();
-        for w in vocabulary {
+        let lexicon_words = lexicon().chat_words().map(String::from);
+        for w in vocabulary.into_iter().chain(lexicon_words) {
             if w.len() >= 2 && w.chars().all(|c| c.is_ascii_lowercase()) && known.insert(w.clone()) {
                 candidates.push(Candidate { word: w, domain: false });
             }

@@ -172,6 +172,8 @@ pub fn details(words: &[String]) -> Details {
         to_speaker: has(Class::Me),
         counting: has(Class::Counting),
         asks_size: has(Class::SizeWords),
+        counts_blocks: has(Class::BlockCount),
+        latest: has(Class::Latest),
         dance: dance(words),
         names_place,
         thanked: words.iter().any(|w| w.starts_with("thank")),

@@ -117,7 +117,22 @@ pub(super) fn free_build(turn: &mut Turn, times: Times, limits: &schematics::Lim
 
 /// Where a schematic goes for a target: its footprint centred on the spot, standing on the
 /// ground, moved clear of the thing it is placed beside and of the speaker and agent.
-pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block)> {
+pub(super) fn place(turn: &mut Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block)> {
+    let (blocks, moved) = placement(turn, sch, t);
+    // A build moved a few blocks from where it was meant to go says where, and why.
+    if let Some((steps, away, why)) = moved.filter(|(steps, _, _)| *steps >= MOVE_SAID) {
+        let dir = crate::interpreter::directions::compass(away);
+        turn.notes.push(format!("(I put it {steps} blocks {dir} of the spot you meant: {why}.)"));
+    }
+    blocks
+}
+
+/// A build moved at least this many blocks says so.
+const MOVE_SAID: i32 = 3;
+
+/// The blocks of `sch` placed for `t`, and how far (in steps of which direction) and why they
+/// had to move off the spot.
+fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Option<(i32, Pos, &'static str)>) {
     let size = sch.size();
     let mut centre = t.pos;
     let footprint = |c: Pos, y: i32| {
@@ -136,7 +151,8 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
     // the place was not named ("in its place", "on top of it" are that place).
     let named = vertical || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
     let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
-    for _ in 0..64 {
+    let mut why = "";
+    for moves in 0..64 {
         let y = if vertical { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
@@ -148,22 +164,28 @@ pub(super) fn place(turn: &Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block
                     let under = turn.world.block_at(Pos::new(centre.x, y - 1, centre.z));
                     under.is_solid() && !under.is_natural()
                 }));
-        let blocked = in_the_way
-            || bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1)))
-            || turn.planned.iter().any(overlaps)
-            || t.anchor.filter(|_| !t.inside).is_some_and(|a| {
-                // Beside a thing means beside it: standing on its top (the ground under a
-                // pillar is its top) overlaps it too, unless the direction was up or down.
-                let xz = a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z;
-                xz && (!vertical || (a.min.y <= b.max.y && b.min.y <= a.max.y))
-            });
-        if !blocked {
-            return sch.translated(b.min);
-        }
+        let beside = t.anchor.filter(|_| !t.inside).is_some_and(|a| {
+            // Beside a thing means beside it: standing on its top (the ground under a pillar is
+            // its top) overlaps it too, unless the direction was up or down.
+            let xz = a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z;
+            xz && (!vertical || (a.min.y <= b.max.y && b.min.y <= a.max.y))
+        });
+        let reason = if in_the_way {
+            "something stands there"
+        } else if bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1))) {
+            "it would have been built on top of one of us"
+        } else if turn.planned.iter().any(overlaps) {
+            "I'm building something else there"
+        } else if beside {
+            "so it stands beside it, not in it"
+        } else {
+            return (sch.translated(b.min), (moves > 0).then_some((moves, away, why)));
+        };
+        why = reason;
         centre = centre + away;
     }
     let y = ground(centre);
-    sch.translated(footprint(centre, y).min)
+    (sch.translated(footprint(centre, y).min), Some((64, away, why)))
 }
 
 /// The shape of the thing an earlier step of the line made ("a red cube" → "cube").
@@ -189,7 +211,15 @@ fn label_of(req: &ShapeRequest) -> String {
     format!("{article} {phrase}")
 }
 
-pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schematics::Limits) -> Result<Plan> {
+/// "2 green pillars" for two copies of "a green pillar" (the parser may already have left the
+/// name plural: "a green pillars").
+fn copies_label(copies: usize, label: &str) -> String {
+    let bare = label.strip_prefix("a ").or_else(|| label.strip_prefix("an ")).unwrap_or(label);
+    let plural = if bare.ends_with('s') { bare.to_string() } else { crate::interpreter::describe::plural(bare) };
+    format!("{copies} {plural}")
+}
+
+pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &schematics::Limits) -> Result<Plan> {
     let (sch, label, copies) = if let Some(s) = &a.schematic {
         let req = match shape_request(s, turn.form_words()) {
             // "… and then a blue one beside it": the shape of what the step before made.
@@ -221,6 +251,15 @@ pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schemati
                 _ => None,
             })
             .unwrap_or(1);
+        // "build two green pillars", "build a tower 3 times": N things beside each other, never
+        // the same build N times over in one spot.
+        let copies = match times {
+            Times::Count(n) if n > 1 && copies == 1 => {
+                times = Times::Count(1);
+                i64::from(n)
+            }
+            _ => copies,
+        };
         if !(1..=MAX_COPIES).contains(&copies) {
             return Err(Problem::say(format!("I can build between 1 and {MAX_COPIES} copies at a time.")));
         }
@@ -250,7 +289,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, times: Times, limits: &schemati
         turn.planned.push(BBox::new(bbox.min - Pos::new(1, 0, 1), bbox.max + Pos::new(1, 0, 1)));
     }
     let (label, made) = label;
-    let label = if copies > 1 { format!("{copies} × {label}") } else { label };
+    let label = if copies > 1 { copies_label(copies, &label) } else { label };
     Ok(push(Build::making(blocks, label.clone(), made, copies), times, label))
 }
 
@@ -268,10 +307,10 @@ mod tests {
         w.fill_by(pillar, Block::from_name("blue_wool").unwrap(), Actor::World);
         w.add_player("alice", Vec3::new(0.5, 5.0, 0.5), Look::new(0.0, 0.0));
         let mut memory = Memory::in_memory().unwrap();
-        let turn = Turn::new("alice", crate::understanding::step::form("build a cube near the pillar"), &w, &mut memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form("build a cube near the pillar"), &w, &mut memory);
         let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("red_wool").unwrap())));
         let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true, exact: false, inside: false };
-        let blocks = place(&turn, &cube, &target);
+        let blocks = place(&mut turn, &cube, &target);
         assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
         assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");
     }
@@ -287,10 +326,12 @@ mod tests {
         let made = crate::memory::Made { name: "cube".into(), colour: Some("red".into()), block_type: None, speaker: "alice".into() };
         memory.reserve_build(&made, &plan).unwrap();
         w.set_block_by(Pos::new(4, 5, 4), red, Actor::Agent);
-        let turn = Turn::new("alice", crate::understanding::step::form("build a blue cube there"), &w, &mut memory);
+        let mut turn = Turn::new("alice", crate::understanding::step::form("build a blue cube there"), &w, &mut memory);
         let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("blue_wool").unwrap())));
         let target = Target { pos: Pos::new(6, 5, 6), anchor: None, step: None, steps: None, near: false, exact: false, inside: false };
-        let blocks = place(&turn, &cube, &target);
+        let blocks = place(&mut turn, &cube, &target);
+        // Moved off the spot by 3 or more blocks: the player hears where and why.
+        assert!(turn.notes.iter().all(|n| n.contains("I'm building something else there")), "{:?}", turn.notes);
         let overlap: Vec<_> = blocks.iter().filter(|(p, _)| plan.iter().any(|(q, _)| q == p)).collect();
         assert!(overlap.is_empty(), "the blue cube cuts into the red one's plan: {overlap:?}");
     }

@@ -5,7 +5,8 @@
 //! pen with a hole does not hold animals; players open it where they like. A fence only one block
 //! wide or long is a straight run.
 //!
-//! Sizes: `2s` (10) on each side (a bare number, `width`, `length`), 2 high. Default blocks: oak
+//! Sizes: `2s` (10) on each side (a bare number, `width`, `length`), 2 high; a fence with only
+//! its length (or width) said is a straight run that long, along x. Default blocks: oak
 //! log posts, oak plank rails; a player's material makes both.
 
 use super::{Canvas, Plan, count, perimeter};
@@ -52,8 +53,13 @@ impl Plan for Fence {
 
 pub(super) fn plan(s: &Sizing) -> Result<Box<dyn Plan>, SchematicError> {
     let main = s.main(&[Axis::Size, Axis::Width, Axis::Length], |scale| 2 * scale);
-    let w = s.axis(Axis::Width, main).value;
-    let l = s.axis(Axis::Length, main).value;
+    // "a fence 10 long" (one side said, no size) is a straight run of 10, not a 10 × 10 pen.
+    let one_side = s.explicit(Axis::Size).is_none() && (s.explicit(Axis::Width).is_none() != s.explicit(Axis::Length).is_none());
+    let (w, l) = match (one_side, s.explicit(Axis::Width)) {
+        (true, Some(w)) => (w, 1),
+        (true, None) => (s.axis(Axis::Length, main).value, 1),
+        (false, _) => (s.axis(Axis::Width, main).value, s.axis(Axis::Length, main).value),
+    };
     let h = s.axis(Axis::Height, Measure::implied(2)).value;
     Ok(Box::new(Fence { w, l, h }))
 }

@@ -1,0 +1,100 @@
+//! What players taught the bot: a "did you mean?" answered yes, or answered no and then amended,
+//! is kept in memory under the line as understanding prepares it (normalized, typos fixed) — the
+//! one key both for keeping and for looking up — so the same line is understood at once next
+//! time, after a restart too.
+//!
+//! Only what was done is learned: an amendment the bot could not read, or a command it then
+//! refused or could not carry out, is never kept (it asks again instead). Players can ask what
+//! it learned ("what have you learned?") and take their lessons back ("forget what I taught
+//! you"); the words for both are the lexicon's `[lessons_asked]` and `[lessons_forgotten]`.
+
+use super::context::Context;
+use super::last::Outcome;
+use super::manager::DialogueManager;
+use super::waiting::Waiting;
+use crate::lexicon::{Class, lexicon};
+use crate::logical_form::{DialogueType, LogicalForm};
+use crate::understanding::Reading as Understood;
+
+/// The most lessons listed in one answer (the rest are counted).
+const LISTED: usize = 5;
+
+impl DialogueManager {
+    /// "What should I change?" was answered with `line`: the whole command again, or the part to
+    /// change ("20 long and 5 high"), read together with the guessed line `chat`. The amended
+    /// command runs; when it was done it is remembered under `key`. When it cannot be read or
+    /// done, nothing is learned and the question stays open.
+    pub(super) fn amend(&mut self, cx: &mut Context, key: &str, chat: &str, guessed: &LogicalForm, line: &str) -> Vec<String> {
+        let (prepared, _) = self.understanding.prepare(line);
+        let command = |r: &Understood| r.lf.dialogue_type == DialogueType::HumanGiveCommand && r.confidence >= self.guess_confidence;
+        let amended = self
+            .understanding
+            .read_prepared(&prepared)
+            .filter(|r| command(r) && r.lf.actions().first().map(|a| a.action_type) == guessed.actions().first().map(|a| a.action_type))
+            .or_else(|| self.understanding.read_prepared(&format!("{chat} {prepared}")).filter(command));
+        let again = |dm: &mut DialogueManager, cx: &Context| {
+            let waiting = Waiting::Amend { key: key.to_string(), chat: chat.to_string(), lf: guessed.clone() };
+            dm.questions.ask(cx.speaker, cx.now(), waiting);
+        };
+        let Some(r) = amended else {
+            again(self, cx);
+            return vec!["Sorry, I still don't get it. Could you say the whole command again?".into()];
+        };
+        let mut replies = self.command(cx, &r.text, &r.lf, None);
+        let done = self.last.as_ref().is_some_and(|l| l.outcome == Outcome::ActedOn);
+        if !done {
+            // Never learn what failed: the next try may be the right one.
+            if self.last.as_ref().is_some_and(|l| l.outcome == Outcome::NotDone) {
+                again(self, cx);
+                replies.push("So I won't remember that for next time. What should I do instead?".into());
+            }
+            return replies;
+        }
+        if self.learn(cx, key, &r.text, &r.lf) {
+            replies.push(format!("Got it; next time \"{key}\" means \"{}\".", r.text));
+        }
+        replies
+    }
+
+    /// Remembers that the prepared line `key` means `lf` (whose spans index `text`).
+    pub(super) fn learn(&self, cx: &mut Context, key: &str, text: &str, lf: &LogicalForm) -> bool {
+        let now = cx.now();
+        match cx.memory.learn(key, text, &lf.to_json_value().to_string(), cx.speaker, now) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::warn!("could not remember what \"{key}\" means: {e}");
+                false
+            }
+        }
+    }
+
+    /// "What have you learned?" and "forget what I taught you", answered; `None` for any other
+    /// line (`prepared`: the line as understanding prepares it).
+    pub(super) fn lessons(&mut self, cx: &mut Context, prepared: &str) -> Option<String> {
+        let lx = lexicon();
+        let line = crate::understanding::everyday::core(prepared).unwrap_or_else(|| prepared.to_string());
+        if lx.is(Class::LessonsForgotten, &line) {
+            self.note(Outcome::Remembered);
+            return Some(match cx.memory.forget_learned(cx.speaker) {
+                Ok(0) => "You haven't taught me anything to forget.".into(),
+                Ok(1) => "Okay, I forgot the one thing you taught me.".into(),
+                Ok(n) => format!("Okay, I forgot the {n} things you taught me."),
+                Err(e) => {
+                    tracing::warn!("could not forget lessons: {e}");
+                    "Sorry, my memory failed me there.".into()
+                }
+            });
+        }
+        if !lx.is(Class::LessonsAsked, &line) {
+            return None;
+        }
+        self.note(Outcome::Answered);
+        let taught = cx.memory.all_learned().unwrap_or_default();
+        let said: Vec<String> = taught.iter().rev().take(LISTED).map(|l| format!("\"{}\" means \"{}\"", l.key, l.text)).collect();
+        Some(match taught.len() {
+            0 => "Nobody has taught me anything yet. When I ask \"did you mean …?\", a yes or a correction teaches me.".into(),
+            n if n <= LISTED => format!("I learned that {}.", said.join("; ")),
+            n => format!("I learned {n} things; the latest: {}.", said.join("; ")),
+        })
+    }
+}

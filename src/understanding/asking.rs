@@ -1,0 +1,129 @@
+//! Questions players ask that the parser reads as chit-chat or reads wrong: "where am i?",
+//! "what's at 15 5 -19?", "what's frosty made of?", "what colour is frosty?", "which things are
+//! towers?", "how many blocks did you use for the ice thing?". Each is a closed pattern around
+//! a thing's words, so a line that is exactly such a question is read by rule into a typed
+//! `GET_MEMORY` the interpreter answers from memory and the world. The words are the lexicon's
+//! (`[where_am_i]`, `[made_of]`, `[which_things]`); "how far is …" and "do you remember …" are
+//! `[rewrites]` to "where is …", whose answer says both where and how far.
+
+use serde_json::{Value, json};
+
+use crate::lexicon::{Class, lexicon};
+use crate::logical_form::{LogicalForm, validate_json};
+
+/// The question's form, if the prepared line is exactly one of these questions.
+pub fn read(text: &str) -> Option<LogicalForm> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let filters = where_am_i(text)
+        .or_else(|| what_is_at(&words))
+        .or_else(|| blocks_in(&words))
+        .or_else(|| made_of(&words))
+        .or_else(|| colour_of(&words))
+        .or_else(|| which_things(&words))?;
+    validate_json(text, &json!({"dialogue_type": "GET_MEMORY", "filters": filters}).to_string()).ok()
+}
+
+/// "where am i", "what are my coordinates": the speaker's own place.
+fn where_am_i(text: &str) -> Option<Value> {
+    lexicon().is(Class::WhereAmI, text).then(|| {
+        json!({"output": {"attribute": "LOCATION"}, "location": {"reference_object": {"special_reference": "SPEAKER"}}})
+    })
+}
+
+/// "what's at 15 5 -19", "what is there at 3 4 5": what stands at those coordinates.
+fn what_is_at(words: &[&str]) -> Option<Value> {
+    let n = words.len();
+    let is_number = |w: &&str| w.parse::<i32>().is_ok();
+    if n < 5 || words[0] != "what" || !words[n - 3..].iter().all(is_number) || words[n - 4] != "at" {
+        return None;
+    }
+    // Between "what" and "at" only "is"/"'s" and "there"/"here".
+    let between = &words[1..n - 4];
+    if !between.iter().all(|w| matches!(*w, "is" | "'s" | "there" | "here" | "over")) {
+        return None;
+    }
+    let span = json!([0, [n - 3, n - 1]]);
+    Some(json!({"output": {"attribute": "NAME"}, "location": {"reference_object": {"special_reference": {"coordinates_span": span}}}}))
+}
+
+/// "what's frosty made of", "what is the red tower built from": a thing's block types.
+fn made_of(words: &[&str]) -> Option<Value> {
+    if words.len() < 4 || words[0] != "what" || !matches!(words[1], "is" | "'s" | "was") {
+        return None;
+    }
+    let tail = (3..words.len()).find(|&i| lexicon().phrase_at(Class::MadeOf, words, i).is_some_and(|n| i + n == words.len()))?;
+    let clause = thing(words, 2, tail)?;
+    Some(json!({"output": {"attribute": "BLOCK_TYPE"}, "where_clause": {"AND": clause}}))
+}
+
+/// "how many blocks did you use for the ice thing", "how many blocks are in the red cube":
+/// the blocks of the thing named after the last "for", "in" or "of".
+fn blocks_in(words: &[&str]) -> Option<Value> {
+    lexicon().phrase_at(Class::BlockCount, words, 0)?;
+    let at = words.iter().rposition(|w| matches!(*w, "for" | "in" | "of"))?;
+    let clause = thing(words, at + 1, words.len())?;
+    Some(json!({"output": "COUNT", "where_clause": {"AND": clause}}))
+}
+
+/// "what colour is frosty", "what color's the tower": a thing's colour.
+fn colour_of(words: &[&str]) -> Option<Value> {
+    if words.len() < 4 || words[0] != "what" || !matches!(words[1], "colour" | "color") || !matches!(words[2], "is" | "'s" | "was") {
+        return None;
+    }
+    let clause = thing(words, 3, words.len())?;
+    Some(json!({"output": {"attribute": "COLOUR"}, "where_clause": {"AND": clause}}))
+}
+
+/// "which things are towers", "what ones are red cubes", "list the towers": every such thing.
+fn which_things(words: &[&str]) -> Option<Value> {
+    let n = lexicon().phrase_at(Class::WhichThings, words, 0)?;
+    let clause = thing(words, n, words.len())?;
+    Some(json!({"output": "MEMORY", "where_clause": {"AND": clause}}))
+}
+
+/// The triples naming a thing said in `words[from..to]`: its colour words, and the words after
+/// the last of them as its name ("the big red tower" → has_colour red, has_name tower; "the ice
+/// thing" → has_name ice, has_name thing); `None` when no name is left.
+fn thing(words: &[&str], from: usize, to: usize) -> Option<Vec<Value>> {
+    let lx = lexicon();
+    let start = (from..to).find(|&i| !lx.is(Class::Determiner, words[i]))?;
+    let colours: Vec<usize> = (start..to).filter(|&i| lx.colour(words[i]).is_some()).collect();
+    let name_from = colours.last().map_or(start, |c| c + 1);
+    if name_from >= to {
+        return None;
+    }
+    // One name triple a word, as the annotations write them: the interpreter drops generic
+    // nouns ("the tall thing") and asks again with the words as one name ("the ice thing").
+    let mut clause: Vec<Value> = colours.iter().map(|&i| json!({"pred_text": "has_colour", "obj_text": [0, [i, i]]})).collect();
+    clause.extend((name_from..to).map(|i| json!({"pred_text": "has_name", "obj_text": [0, [i, i]]})));
+    Some(clause)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logical_form::{AttributeName, Output};
+
+    fn output(text: &str) -> Option<String> {
+        read(text).and_then(|lf| lf.filters).map(|f| match f.output {
+            Some(Output::Attribute(a)) => format!("{:?}", a.attribute),
+            Some(Output::Kind(k)) => format!("{k:?}"),
+            None => "none".into(),
+        })
+    }
+
+    #[test]
+    fn questions_players_ask_are_read_by_rule() {
+        assert_eq!(output("where am i"), Some(format!("{:?}", crate::logical_form::Attribute::Name(AttributeName::Location))));
+        assert!(output("what 's at 15 5 -19").is_some_and(|o| o.contains("Name")));
+        assert!(output("what 's frosty made of").is_some_and(|o| o.contains("BlockType")));
+        assert!(output("what is the red tower built from").is_some_and(|o| o.contains("BlockType")));
+        assert_eq!(output("which things are towers").as_deref(), Some("Memory"));
+        assert!(output("what colour is frosty").is_some_and(|o| o.contains("Colour")));
+        assert_eq!(output("how many blocks did you use for the ice thing").as_deref(), Some("Count"));
+        // Not these questions: left to the parser.
+        for line in ["where is the house", "what is that", "what 's at the top", "build a tower made of stone", "which one"] {
+            assert_eq!(output(line), None, "{line}");
+        }
+    }
+}
