@@ -270,7 +270,12 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
         return Err(Problem::say("What should I build?"));
     };
     let target = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
+    let noted = turn.notes.len();
     let mut blocks = place(turn, &sch, &target);
+    // With no place said, there was no spot the player meant: nothing to explain.
+    if a.location.is_none() {
+        turn.notes.truncate(noted);
+    }
     if copies > 1 {
         // Copies stand in a row to the speaker's right, one block apart.
         let r = crate::interpreter::directions::right(turn.speaker_look);
