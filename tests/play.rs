@@ -172,7 +172,7 @@ fn a_lesson_holds_after_a_restart_and_a_garbage_amendment_is_not_learned() {
     assert!(bot.iter().any(|l| l.contains("Did you mean: building a stairs")), "{bot:?}");
     assert!(bot.iter().any(|l| l.contains("won't remember that")), "the failed amendment is not learned: {bot:?}");
     assert!(!bot.iter().any(|l| l.contains("next time \"make stairs")), "{bot:?}");
-    assert!(bot.iter().any(|l| l.contains("next time \"build a yellow tower far away\" means \"build a purple cube\"")), "{bot:?}");
+    assert!(bot.iter().any(|l| l.contains("next time \"build a yellow tower far away\" means building a purple cube")), "{bot:?}");
     assert!(bot.iter().any(|l| l.starts_with("<craftmate> I learned that") && !l.contains("stairs")), "{bot:?}");
     // After a restart the taught line is done at once; the other is asked back again, as before.
     let lines = play_with(

@@ -14,13 +14,32 @@ use crate::world::{Vec3, World};
 /// A yes/no answer, if the chat is one: it starts with a word or phrase of the lexicon's `[no]`
 /// ("nope", "don't", "never mind") or `[yes]` ("yeah", "go ahead").
 pub fn yes_no(words: &[String]) -> Option<bool> {
-    if lexicon().phrase_at(Class::No, words, 0).is_some() {
+    let lx = lexicon();
+    // "hmm no thanks", "oh yeah": small words before the answer do not change it.
+    let small = |w: &String| lx.is(Class::Filler, w) && !lx.is(Class::Yes, w) && !lx.is(Class::No, w);
+    let start = words.iter().position(|w| !small(w)).unwrap_or(words.len());
+    if lx.phrase_at(Class::No, words, start).is_some() {
         Some(false)
-    } else if lexicon().phrase_at(Class::Yes, words, 0).is_some() {
+    } else if lx.phrase_at(Class::Yes, words, start).is_some() {
         Some(true)
     } else {
         None
     }
+}
+
+/// Is the line only an answer — yes or no words and the small words around them ("yeah sure go
+/// for it", "hmm no thanks")? Such a line answers a question however long it is.
+pub fn only_an_answer(words: &[String]) -> bool {
+    let lx = lexicon();
+    let classes = [Class::Yes, Class::No, Class::Filler, Class::Politeness, Class::Opening, Class::Closing];
+    let mut i = 0;
+    while i < words.len() {
+        match classes.iter().find_map(|c| lx.phrase_at(*c, words, i)) {
+            Some(n) => i += n,
+            None => return false,
+        }
+    }
+    !words.is_empty()
 }
 
 /// Words an answer wraps a choice in ("I mean *the* red *one*"): `[answer_fillers]`.
@@ -110,6 +129,20 @@ pub fn ranked_choice(words: &[String], choices: &[Choice], memory: &Memory, spea
     (values.iter().filter(|v| (**v - best).abs() < 1e-9).count() == 1).then(|| values.iter().position(|v| (*v - best).abs() < 1e-9)).flatten()
 }
 
+/// "the one at 35 5 -2": the choice whose blocks are at (or within a couple of blocks of) the
+/// coordinates the answer gives, when the label did not list exactly those.
+pub fn placed_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Option<usize> {
+    const NEAR: f64 = 2.5;
+    let p = crate::memory::query::location::coordinates(words)?.center();
+    let near: Vec<usize> = (0..choices.len())
+        .filter(|&i| memory.object(choices[i].id).ok().flatten().is_some_and(|o| crate::memory::objects::distance_to_box(&o.bbox, p) <= NEAR))
+        .collect();
+    match near.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
+
 /// "That one" / "this one": the choice the speaker is looking at, if any.
 pub fn looked_choice(speaker: &str, text: &str, choices: &[Choice], world: &dyn World, memory: &mut Memory) -> Option<usize> {
     let words = tokenize(text);
@@ -150,6 +183,10 @@ mod tests {
         assert_eq!(choose(&tokenize("the one at -6 5 41"), &at), Some(0));
         assert_eq!(choose(&tokenize("the yellow pyramid at 3 5 2"), &at), Some(1));
         assert_eq!(yes_no(&tokenize("Yes please")), Some(true));
+        assert_eq!(yes_no(&tokenize("hmm no thanks")), Some(false));
+        assert_eq!(yes_no(&tokenize("yeah sure go for it")), Some(true));
+        assert!(only_an_answer(&tokenize("yeah sure go for it")) && only_an_answer(&tokenize("hmm no thanks")));
+        assert!(!only_an_answer(&tokenize("yes build a red cube now")));
         assert_eq!(yes_no(&tokenize("don't do it")), Some(false));
         assert_eq!(yes_no(&tokenize("build a house")), None);
     }

@@ -5,8 +5,9 @@
 //!
 //! Only what was done is learned: an amendment the bot could not read, or a command it then
 //! refused or could not carry out, is never kept (it asks again instead). Players can ask what
-//! it learned ("what have you learned?") and take their lessons back ("forget what I taught
-//! you"); the words for both are the lexicon's `[lessons_asked]` and `[lessons_forgotten]`.
+//! it learned ("what have you learned?", "so what did u learn from me") and take their lessons
+//! back ("forget what I taught you", "wipe everything i taught ya"); the words for both are the
+//! lexicon's `[lesson_words]` and `[forget_words]`.
 
 use super::context::Context;
 use super::last::Outcome;
@@ -51,7 +52,10 @@ impl DialogueManager {
             return replies;
         }
         if self.learn(cx, key, &r.text, &r.lf) {
-            replies.push(format!("Got it; next time \"{key}\" means \"{}\".", r.text));
+            // Said as what the bot is now doing ("building a cobblestone wall, 6 long"), else in
+            // the words that amended it.
+            let meant = cx.tasks.current().unwrap_or_else(|| format!("\"{}\"", r.text));
+            replies.push(format!("Got it; next time \"{key}\" means {meant}."));
         }
         replies
     }
@@ -73,7 +77,11 @@ impl DialogueManager {
     pub(super) fn lessons(&mut self, cx: &mut Context, prepared: &str) -> Option<String> {
         let lx = lexicon();
         let line = crate::understanding::everyday::core(prepared).unwrap_or_else(|| prepared.to_string());
-        if lx.is(Class::LessonsForgotten, &line) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if !lx.any_in(Class::LessonWord, &words) {
+            return None;
+        }
+        if lx.any_in(Class::ForgetWord, &words) {
             self.note(Outcome::Remembered);
             return Some(match cx.memory.forget_learned(cx.speaker) {
                 Ok(0) => "You haven't taught me anything to forget.".into(),
@@ -85,7 +93,9 @@ impl DialogueManager {
                 }
             });
         }
-        if !lx.is(Class::LessonsAsked, &line) {
+        // A question ("so what did u learn", "what stuff did i teach you"), not a lesson itself.
+        let asks = words.iter().take(3).any(|w| lx.is(Class::QuestionOpening, w));
+        if !asks {
             return None;
         }
         self.note(Outcome::Answered);

@@ -12,7 +12,7 @@
 //!    [`crate::interpreter::execute`] carries out), questions to memory, naming and feedback to
 //!    memory updates, capabilities and chit-chat to canned lines or the language model.
 
-use super::answers::{looked_choice, named_choice, ranked_choice};
+use super::answers::{looked_choice, named_choice, placed_choice, ranked_choice};
 use super::context::Context;
 use super::last::{LastLine, Outcome};
 use super::thinking::{Job, Thinking};
@@ -186,6 +186,7 @@ impl DialogueManager {
             return replies;
         };
         let Understood { text, lf, confidence, source, .. } = reading;
+        tracing::debug!(%text, ?source, confidence, form = %lf.to_json_string(), "understood");
         if matches!(source, Source::DidYou | Source::WhatBuilt) || (source == Source::HowTo && self.llm.is_none()) {
             self.note(Outcome::Answered);
         }
@@ -291,7 +292,23 @@ impl DialogueManager {
         {
             return Some(Understood { text: taught.text, lf, confidence: 1.0, source: Source::Taught, fixes });
         }
-        self.understanding.read_best(&prepared, &unfixed).map(|r| Understood { fixes, ..r })
+        let is_name = |w: &str| memory.objects_with_name(w).is_ok_and(|ids| !ids.is_empty());
+        let direct = self.understanding.read_best(&prepared, &unfixed);
+        let named = self.understanding.read_with_names(&prepared, is_name);
+        let surer = match (direct, named) {
+            // Chit-chat is never the better reading of a line that names a known thing.
+            (Some(d), Some(n)) => {
+                let chat = |r: &Understood| r.lf.dialogue_type == DialogueType::Noop;
+                let named_wins = match (chat(&d), chat(&n)) {
+                    (true, false) => true,
+                    (false, true) => false,
+                    _ => n.confidence > d.confidence,
+                };
+                Some(if named_wins { n } else { d })
+            }
+            (d, n) => d.or(n),
+        };
+        surer.map(|r| Understood { fixes, ..r })
     }
 
     fn route(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm) -> Vec<String> {
@@ -406,6 +423,7 @@ impl Reading for Heard<'_, '_> {
     fn choice_in_world(&mut self, choices: &[Choice]) -> Option<usize> {
         let at = self.cx.world.players().into_iter().find(|p| p.name == self.cx.speaker).map(|p| p.pos);
         named_choice(self.words, choices, self.cx.memory)
+            .or_else(|| placed_choice(self.words, choices, self.cx.memory))
             .or_else(|| ranked_choice(self.words, choices, self.cx.memory, at))
             .or_else(|| looked_choice(self.cx.speaker, self.text, choices, self.cx.world, self.cx.memory))
     }
@@ -506,7 +524,7 @@ mod tests {
         // The amendment is acted on, and remembered for the line the guess was about.
         let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "tower please");
         assert!(r.iter().any(|l| l.starts_with("Okay, building a tower")), "{r:?}");
-        assert!(r.iter().any(|l| l.contains("next time \"cube\" means \"tower please\"")), "{r:?}");
+        assert!(r.iter().any(|l| l.contains("next time \"cube\" means building a tower")), "{r:?}");
         drop(memory);
         // A restart: a new manager and the memory file opened again. The same line is now
         // understood at once, as the tower, with no question.

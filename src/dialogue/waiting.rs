@@ -21,7 +21,7 @@
 //! left unanswered for [`ANSWER_TICKS`] is dropped with a polite line ([`Questions::expire`]).
 //! The machine only decides; the dialogue manager acts on the [`Next`] step it returns.
 
-use super::answers::{choose, yes_no};
+use super::answers::{choose, only_an_answer, yes_no};
 use crate::interpreter::actions::Plan;
 use crate::interpreter::problem::Choice;
 use crate::lexicon::{Class, lexicon};
@@ -110,7 +110,7 @@ impl Asked {
             // Only a short answer counts ("yes", "no thanks"), and "stop" keeps its own meaning:
             // it must still halt whatever is running.
             Waiting::Guess { key, chat, lf, plans } => {
-                let short = words.len() <= 3 && words.first().is_some_and(|w| w != "stop");
+                let short = (words.len() <= 3 || only_an_answer(words)) && words.first().is_some_and(|w| w != "stop");
                 if lexicon().is(Class::Cancel, &words.join(" ")) {
                     return done(Next::Say("Okay, never mind.".into()));
                 }

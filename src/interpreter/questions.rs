@@ -153,12 +153,23 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             // What players said it is: "call this the fort" is stored as a tag, as the annotations
             // write it, so "what is that" must say it back.
             // "my" only marks whose it is ("alice's house" says that already).
-            let tags: Vec<String> = turn.memory.values_of(id, "has_tag").unwrap_or_default().into_iter().filter(|t| t != "my").collect();
-            let told = if tags.is_empty() { String::new() } else { format!(", tagged {}", tags.join(", ")) };
-            format!("That's {the}{told}, at {}.", pos.block())
+            // "what is wilbur": the name said back, with what the thing is ("the pig").
+            let plain = describe::the(turn.memory, id);
+            let is = if plain != the { format!(", {plain}") } else { String::new() };
+            let said = |t: &String| the.trim_start_matches("the ") == t.as_str();
+            let tags: Vec<String> = turn.memory.values_of(id, "has_tag").unwrap_or_default().into_iter().filter(|t| t != "my" && !said(t)).collect();
+            let told = match tags.len() {
+                0 => String::new(),
+                n if n <= MAX_TAGS_SAID => format!(", tagged {}", tags.join(", ")),
+                n => format!(", tagged {} and {} more", tags[..MAX_TAGS_SAID].join(", "), n - MAX_TAGS_SAID),
+            };
+            format!("That's {the}{is}{told}, at {}.", pos.block())
         }
     }
 }
+
+/// The most tags an answer lists; the rest are counted.
+const MAX_TAGS_SAID: usize = 5;
 
 /// Is a hit where the speaker looks (within a block and a half of the looked-at block)?
 fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {

@@ -25,6 +25,27 @@ fn first_number(words: &[String]) -> Option<i32> {
     (0..words.len()).find_map(|i| read_number(words, i)).map(|(v, _)| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
 }
 
+/// "2 blue houses", "a couple of red cubes", "three towers": a count said right before the
+/// schematic's words (or at their start) when its shape word is plural — how many to build, not
+/// a size. Returns the count and the words it covers.
+fn said_count(schematic: &Schematic, tokens: &[String], name: &[String]) -> Option<(i32, std::ops::Range<usize>)> {
+    let lx = crate::lexicon::lexicon();
+    let plural = name.last().is_some_and(|n| n.len() > 3 && n.ends_with('s') && !lx.is(crate::lexicon::Class::NotPlural, n));
+    let start = schematic.text_span?.start;
+    if !plural {
+        return None;
+    }
+    // The count may open the span, or stand just before it ("a couple of" is three words).
+    (start.saturating_sub(3)..=start).find_map(|i| {
+        let (n, len) = lx.number(tokens, i)?;
+        let end = i + len;
+        (end >= start && end <= start + 3 && (2..=i64::from(MAX_COUNT)).contains(&n)).then(|| (n as i32, i..end))
+    })
+}
+
+/// The most copies a count said before a plural may ask for (more is refused by the build).
+const MAX_COUNT: i32 = 1000;
+
 /// Translate a schematic; `tokens` are the normalized chat's words.
 pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
     let mut name: Vec<String> = Vec::new();
@@ -81,14 +102,20 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
         _ => None,
     });
     let mut phrase = words(schematic.text_span, tokens);
-    if let (Some(o), Some(t)) = (ordinal, schematic.text_span) {
+    let counted = said_count(schematic, tokens, &name);
+    if let Some((n, _)) = &counted {
+        req.count = Some(*n);
+    }
+    let count_span = counted.map(|(_, at)| crate::logical_form::Span::new(at.start, at.end - 1));
+    for (o, t) in [ordinal, count_span].into_iter().flatten().zip(std::iter::repeat(schematic.text_span)) {
+        let Some(t) = t else { continue };
         for k in o.start..=o.end {
             if let Some(w) = k.checked_sub(t.start).and_then(|i| phrase.get_mut(i)) {
                 w.clear();
             }
         }
-        phrase.retain(|w| !w.is_empty());
     }
+    phrase.retain(|w| !w.is_empty());
     let refs: Vec<&str> = phrase.iter().map(String::as_str).collect();
     req = req.or_dimensions(ShapeRequest::parse_dimensions(&refs));
     // "9 high", "3 blocks wide": a size word right after a number is that number's unit.

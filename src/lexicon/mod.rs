@@ -141,14 +141,16 @@ sections! {
         Request = "requests",
         /// The small words of a question about finished work, around the thing it asks about.
         DidYouSmall = "did_you_small",
-        /// Whole lines asking what players taught the bot.
-        LessonsAsked = "lessons_asked",
-        /// Whole lines taking back what the speaker taught.
-        LessonsForgotten = "lessons_forgotten",
+        /// Words about what players taught the bot ("learn", "taught").
+        LessonWord = "lesson_words",
+        /// Words that take something back ("forget", "wipe").
+        ForgetWord = "forget_words",
         /// Whole lines asking where the speaker is.
         WhereAmI = "where_am_i",
         /// How a question about a thing's blocks ends ("made of").
         MadeOf = "made_of",
+        /// The words between "what" and "at X Y Z" ("what block is at").
+        WhatAtWords = "what_at_words",
         /// Openings of a question asking for every such thing ("which things are").
         WhichThings = "which_things",
         /// How a question asks for the blocks a thing has ("how many blocks").
@@ -157,6 +159,8 @@ sections! {
         Latest = "latest",
         /// Shape words meaning a single block when no size is said ("a gold block").
         OneBlock = "one_block",
+        /// A name the parser reads well, read in the place of one it never saw.
+        StandInName = "stand_in_name",
     }
 }
 
@@ -280,6 +284,11 @@ impl Lexicon {
     /// Parses a lexicon file (the format of `data/lexicon.toml`).
     pub fn parse(text: &str) -> Result<Lexicon, String> {
         load::parse(text)
+    }
+
+    /// Is `word` an entry (or a word of one) anywhere in the lexicon?
+    pub fn knows(&self, word: &str) -> bool {
+        self.chat_words().any(|w| w == word)
     }
 
     /// Every chat word of every entry (classes, groups, tables), for the speller: a word the

@@ -43,6 +43,9 @@ pub struct ShapeRequest {
     pub thickness: Option<i32>,
     /// `Some(true)` for "hollow", `Some(false)` for "solid"; `None` lets the shape choose.
     pub hollow: Option<bool>,
+    /// How many of it: a count said before a plural ("2 blue houses", "a couple of red
+    /// cubes"); the builds stand side by side. Not part of the shape.
+    pub count: Option<i32>,
 }
 
 /// The numbers found in a phrase, by what they measure.

@@ -151,12 +151,14 @@ impl Walker {
                 }
             }
             // Too far to plan at once: walk a leg of the way, then plan again from there.
-            if let Err(PathError::TooFar { distance, .. }) = planned {
+            if let Err(PathError::TooFar { .. }) = planned {
                 let leg = leg_towards(here, self.goal.target(), ctx.limits.max_path_distance);
                 planned = plan(&*ctx.world, here, &Goal::Near { target: leg, tolerance: LEG_TOLERANCE }, &opts, ctx.scaffold());
                 if planned.is_ok() {
                     if self.legs == 0 {
-                        ctx.note(format!("{} is {distance} blocks away; I'll walk there in legs.", self.goal.target()));
+                        let t = self.goal.target();
+                        let far = f64::from(t.x - here.x).hypot(f64::from(t.z - here.z));
+                        ctx.note(format!("{t} is {far:.0} blocks away; I'll walk there in legs."));
                     }
                     self.legs += 1;
                     self.replans = 0;

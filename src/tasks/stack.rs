@@ -37,14 +37,16 @@ struct Entry {
     watch: Watch,
 }
 
-/// A command that changes blocks has made progress when its block count, its changes or the
-/// agent's place changed. One that shows none for [`Limits::max_idle_ticks`] ticks is stopped
-/// with a message, so no command hangs forever (a walk with no way on, a build done but never
-/// ended).
+/// A command that changes blocks has made progress when its count of blocks done changed.
+/// One that shows none for [`Limits::max_idle_ticks`] ticks is stopped with a message, so no
+/// command hangs forever (a walk with no way on, a build done but never ended). Moving about or
+/// putting scaffold up and down is no progress: a bot pacing on its scaffold is stuck.
 #[derive(Default)]
 struct Watch {
-    seen: Option<(Option<(usize, usize)>, usize, crate::world::Pos)>,
+    seen: Option<(usize, usize)>,
     since: u64,
+    /// The last tick the command ran: time paused or under another command does not count.
+    last: u64,
 }
 
 #[derive(Default)]
@@ -104,7 +106,7 @@ impl TaskStack {
         };
         tracing::info!(%id, task = %record.description, "task pushed");
         event(&mut self.events, &record, self.now, TaskEventKind::Started);
-        self.entries.push(Entry { record, frames: vec![Frame { task, checked: false }], ledger: Ledger::default(), watch: Watch { seen: None, since: self.now } });
+        self.entries.push(Entry { record, frames: vec![Frame { task, checked: false }], ledger: Ledger::default(), watch: Watch { seen: None, since: self.now, last: self.now } });
         id
     }
 
@@ -188,7 +190,7 @@ impl TaskStack {
             event(events, record, *now, TaskEventKind::Note(note));
         }
         if finished.is_none() {
-            finished = stalled(watch, frames, record.changes.len(), world.agent_pos(), *now, limits.max_idle_ticks);
+            finished = stalled(watch, frames, *now, limits.max_idle_ticks);
         }
         if let Some((ok, msg)) = finished {
             self.finish_top(if ok { TaskState::Done } else { TaskState::Failed }, msg);
@@ -365,11 +367,12 @@ impl TaskStack {
 /// The end of a command that changes blocks and has shown no progress for `idle` ticks: done
 /// when every block is in place (only the tidying up hung), else failed; `None` while it moves
 /// on (or changes no blocks: following a player who stands still is no hang).
-fn stalled(watch: &mut Watch, frames: &[Frame], changes: usize, agent: crate::world::Pos, now: u64, idle: u32) -> Option<(bool, String)> {
+fn stalled(watch: &mut Watch, frames: &[Frame], now: u64, idle: u32) -> Option<(bool, String)> {
     let progress = frames.first()?.task.progress()?;
-    let seen = (Some(progress), changes, agent);
-    if watch.seen != Some(seen) {
-        *watch = Watch { seen: Some(seen), since: now };
+    let resumed = now > watch.last + 1;
+    watch.last = now;
+    if watch.seen != Some(progress) || resumed {
+        *watch = Watch { seen: Some(progress), since: now, last: now };
         return None;
     }
     if now.saturating_sub(watch.since) < u64::from(idle) {
@@ -378,9 +381,9 @@ fn stalled(watch: &mut Watch, frames: &[Frame], changes: usize, agent: crate::wo
     let (done, total) = progress;
     let secs = idle / 20;
     Some(if done >= total {
-        (true, format!("all {total} blocks are in place, but I got stuck after that for {secs} seconds, so I stopped there"))
+        (true, format!("All {total} blocks are in place, but then I got stuck for {secs} seconds, so I stopped there."))
     } else {
-        (false, format!("I made no progress for {secs} seconds ({done} of {total} blocks done), so I stopped"))
+        (false, format!("I made no progress for {secs} seconds ({done} of {total} blocks done), so I stopped."))
     })
 }
 
@@ -560,8 +563,15 @@ mod tests {
         let r = s.record(all_in).unwrap();
         assert_eq!(r.state, TaskState::Done, "every block was in place: {:?}", r.outcome);
         assert!(r.outcome.as_deref().is_some_and(|o| o.contains("got stuck")), "{:?}", r.outcome);
+        // Time paused does not count.
         let half = s.push(Box::new(Stuck(4)), TaskMeta::default());
-        ticks(&mut s, &mut w, idle + 5);
+        ticks(&mut s, &mut w, idle / 2);
+        s.stop();
+        ticks(&mut s, &mut w, idle);
+        s.resume();
+        ticks(&mut s, &mut w, idle / 2);
+        assert!(s.record(half).is_some_and(|r| r.state == TaskState::Running), "paused time is not idle time");
+        ticks(&mut s, &mut w, idle / 2 + 5);
         let r = s.record(half).unwrap();
         assert_eq!(r.state, TaskState::Failed);
         assert!(r.outcome.as_deref().is_some_and(|o| o.contains("no progress for 60 seconds (4 of 10 blocks done)")), "{:?}", r.outcome);

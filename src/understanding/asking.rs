@@ -37,9 +37,9 @@ fn what_is_at(words: &[&str]) -> Option<Value> {
     if n < 5 || words[0] != "what" || !words[n - 3..].iter().all(is_number) || words[n - 4] != "at" {
         return None;
     }
-    // Between "what" and "at" only "is"/"'s" and "there"/"here".
+    // Between "what" and "at" only small words: "what's there at", "what block is at".
     let between = &words[1..n - 4];
-    if !between.iter().all(|w| matches!(*w, "is" | "'s" | "there" | "here" | "over")) {
+    if !between.iter().all(|w| lexicon().is(Class::WhatAtWords, w)) {
         return None;
     }
     let span = json!([0, [n - 3, n - 1]]);

@@ -27,6 +27,7 @@ pub mod exact;
 pub mod form_json;
 pub mod giving;
 pub mod measures;
+pub mod names;
 pub mod naming;
 pub mod relation;
 pub mod sequence;

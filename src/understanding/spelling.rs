@@ -116,11 +116,13 @@ impl Speller {
             // words: "sphear" is a sphere, not a spear); then game words; then the same first
             // letter; then the longer word.
             let cost = 2 * d - if c.domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 };
+            // The word itself breaks a last tie: the vocabulary comes in no fixed order, and the
+            // same line must always be read the same way.
             let better = match best {
                 None => true,
                 Some((bc, bdom, bstart, bw)) => {
-                    (cost, !c.domain, !same_start, std::cmp::Reverse(c.word.len()))
-                        < (bc, !bdom, !bstart, std::cmp::Reverse(bw.len()))
+                    (cost, !c.domain, !same_start, std::cmp::Reverse(c.word.len()), c.word.as_str())
+                        < (bc, !bdom, !bstart, std::cmp::Reverse(bw.len()), bw)
                 }
             };
             if better {

@@ -250,11 +250,13 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
                 Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
                 _ => None,
             })
+            .or(req.count.map(i64::from))
             .unwrap_or(1);
         // "build two green pillars", "build a tower 3 times": N things beside each other, never
         // the same build N times over in one spot.
         let copies = match times {
-            Times::Count(n) if n > 1 && copies == 1 => {
+            // The count may be read twice over ("two" as a count and as a repeat): once.
+            Times::Count(n) if n > 1 && (copies == 1 || copies == i64::from(n)) => {
                 times = Times::Count(1);
                 i64::from(n)
             }
