@@ -292,11 +292,12 @@ fn a_hundred_kills_at_random_moments_lose_nothing_committed() {
             // Any moment from the start of the process to well into the build and the rename.
             Duration::from_millis(rng.random_range(0..2500))
         } else {
-            // A moment once the build has begun (its plan is in the file).
+            // A moment once the build has begun (its plan is in the file), soon enough to come
+            // before its end: a 125-block cube goes up in a few tens of milliseconds here.
             while unfinished() <= before && start.elapsed() < Duration::from_secs(30) {
-                std::thread::sleep(Duration::from_millis(2));
+                std::thread::sleep(Duration::from_millis(1));
             }
-            start.elapsed() + Duration::from_millis(rng.random_range(0..300))
+            start.elapsed() + Duration::from_millis(rng.random_range(0..20))
         };
         let mut lines = Vec::new();
         while start.elapsed() < delay {

@@ -141,20 +141,31 @@ fn input_lines(mut input: impl BufRead) -> impl Iterator<Item = String> {
 /// Piped input is a script: each chat line runs until the bot is idle, so the transcript is the
 /// same every time, unless the script says how long to wait instead: a chat line followed by
 /// `/tick N` (or `/wait N`) gets only those ticks, so the next line ("stop", "what are you
-/// doing?") is read while the bot is still at work.
+/// doing?") is read while the bot is still at work. A program that feeds lines over time is
+/// never waited on: the next line counts only if it is there within [`LOOK_AHEAD`].
 fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let mut lines_in = input_lines(std::io::stdin().lock()).peekable();
-    while let Some(line) = lines_in.next() {
+    // Reading blocks, so a thread reads and this loop looks ahead without waiting on a writer.
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in input_lines(std::io::stdin().lock()) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut ahead: Option<String> = None;
+    while let Some(line) = ahead.take().or_else(|| rx.recv().ok()) {
         let is_chat = !craftmate::safety::gate::is_blank(&line) && !line.trim_start().starts_with('/');
         let (flow, lines) = session.input(&line);
         for l in lines {
             writeln!(out, "{l}")?;
         }
-        let timed = lines_in.peek().is_some_and(|next| {
-            let next = next.trim_start();
-            next.starts_with("/tick") || next.starts_with("/wait")
-        });
         if is_chat {
+            ahead = rx.recv_timeout(LOOK_AHEAD).ok();
+            let timed = ahead.as_deref().is_some_and(|next| {
+                let next = next.trim_start();
+                next.starts_with("/tick") || next.starts_with("/wait")
+            });
             let ticks = if timed { 1 } else { MAX_TICKS_PER_LINE };
             for l in session.run_until_idle(ticks) {
                 writeln!(out, "{l}")?;
@@ -167,6 +178,9 @@ fn run_piped(session: &mut Session, out: &mut impl Write) -> anyhow::Result<Exit
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// How long a piped chat line waits for the line after it, to see whether it is a `/tick`.
+const LOOK_AHEAD: Duration = Duration::from_millis(50);
 
 /// Real time: 20 ticks a second, typed lines taken between ticks. With a web view, the end of
 /// standard input only stops reading it: the page goes on until Ctrl-C or /quit.

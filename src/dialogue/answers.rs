@@ -31,7 +31,7 @@ pub fn yes_no(words: &[String]) -> Option<bool> {
 /// for it", "hmm no thanks")? Such a line answers a question however long it is.
 pub fn only_an_answer(words: &[String]) -> bool {
     let lx = lexicon();
-    let classes = [Class::Yes, Class::No, Class::Filler, Class::Politeness, Class::Opening, Class::Closing];
+    let classes = [Class::Yes, Class::No, Class::Cancel, Class::Filler, Class::Politeness, Class::Opening, Class::Closing];
     let mut i = 0;
     while i < words.len() {
         match classes.iter().find_map(|c| lx.phrase_at(*c, words, i)) {
@@ -147,7 +147,9 @@ pub fn placed_choice(words: &[String], choices: &[Choice], memory: &Memory) -> O
 pub fn looked_choice(speaker: &str, text: &str, choices: &[Choice], world: &dyn World, memory: &mut Memory) -> Option<usize> {
     let words = tokenize(text);
     let pointing = words.iter().any(|w| [Class::Pointing, Class::Here, Class::There].into_iter().any(|c| lexicon().is(c, w)));
-    if !pointing || words.len() > 4 {
+    // "the one im lookin at": looking at it is pointing too.
+    let looking = lexicon().any_in(Class::LookingAt, &words);
+    if !(pointing && words.len() <= 4 || looking && words.len() <= 8) {
         return None;
     }
     let turn = Turn::new(speaker, crate::understanding::step::form(text), world, memory);

@@ -75,13 +75,8 @@ impl DialogueManager {
     /// "What have you learned?" and "forget what I taught you", answered; `None` for any other
     /// line (`prepared`: the line as understanding prepares it).
     pub(super) fn lessons(&mut self, cx: &mut Context, prepared: &str) -> Option<String> {
-        let lx = lexicon();
-        let line = crate::understanding::everyday::core(prepared).unwrap_or_else(|| prepared.to_string());
-        let words: Vec<&str> = line.split_whitespace().collect();
-        if !lx.any_in(Class::LessonWord, &words) {
-            return None;
-        }
-        if lx.any_in(Class::ForgetWord, &words) {
+        let asked = about_lessons(prepared)?;
+        if asked == Lessons::Forget {
             self.note(Outcome::Remembered);
             return Some(match cx.memory.forget_learned(cx.speaker) {
                 Ok(0) => "You haven't taught me anything to forget.".into(),
@@ -93,11 +88,6 @@ impl DialogueManager {
                 }
             });
         }
-        // A question ("so what did u learn", "what stuff did i teach you"), not a lesson itself.
-        let asks = words.iter().take(3).any(|w| lx.is(Class::QuestionOpening, w));
-        if !asks {
-            return None;
-        }
         self.note(Outcome::Answered);
         let taught = cx.memory.all_learned().unwrap_or_default();
         let said: Vec<String> = taught.iter().rev().take(LISTED).map(|l| format!("\"{}\" means \"{}\"", l.key, l.text)).collect();
@@ -107,4 +97,28 @@ impl DialogueManager {
             n => format!("I learned {n} things; the latest: {}.", said.join("; ")),
         })
     }
+}
+
+/// What a line about lessons asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lessons {
+    /// "what have you learned?"
+    List,
+    /// "forget what I taught you"
+    Forget,
+}
+
+/// Whether the prepared line asks for the lessons or takes them back.
+pub(super) fn about_lessons(prepared: &str) -> Option<Lessons> {
+    let lx = lexicon();
+    let line = crate::understanding::everyday::core(prepared).unwrap_or_else(|| prepared.to_string());
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if !lx.any_in(Class::LessonWord, &words) {
+        return None;
+    }
+    if lx.any_in(Class::ForgetWord, &words) {
+        return Some(Lessons::Forget);
+    }
+    // A question ("so what did u learn", "what stuff did i teach you"), not a lesson itself.
+    words.iter().take(3).any(|w| lx.is(Class::QuestionOpening, w)).then_some(Lessons::List)
 }

@@ -260,7 +260,9 @@ impl DialogueManager {
         // Lessons are kept under the line as it is prepared, the key they are looked up by.
         let key = self.prepare(cx.memory, chat).0;
         self.questions.ask(cx.speaker, cx.now(), Waiting::Guess { key, chat: text.to_string(), lf: lf.clone(), plans });
-        self.pending.retain(|p| p.speaker != cx.speaker);
+        // Only a line held by an earlier question gives way: a line still going on keeps its
+        // steps while the player asks something else.
+        self.pending.retain(|p| !(p.speaker == cx.speaker && p.held));
         if !steps.is_empty() {
             self.pending.push(PendingLine { speaker: cx.speaker.to_string(), chat: text.to_string(), steps, waiting: Vec::new(), held: true, antecedent: None });
         }
@@ -429,6 +431,10 @@ impl Reading for Heard<'_, '_> {
     }
 
     fn dialogue_type(&mut self) -> Option<DialogueType> {
+        // "what have you learned?" is a question about memory whatever the parser makes of it.
+        if super::lessons::about_lessons(&self.dm.prepare(self.cx.memory, self.text).0).is_some() {
+            return Some(DialogueType::GetMemory);
+        }
         self.dm.understand(self.cx.speaker, self.cx.memory, self.text).map(|r| r.lf.dialogue_type)
     }
 }

@@ -15,7 +15,7 @@
 //!   and a new command drop it; any other line is taken on its own and the question stays open.
 //! - **what should I change?** — the next line amends the guess ("20 long and 5 high", or the
 //!   whole command again) and the amended command runs and is remembered; "never mind" drops it;
-//!   "stop" is taken on its own.
+//!   "stop" is taken on its own; a question is answered and the bot goes on waiting.
 //!
 //! Questions belong to one player, so another player's line never answers them, and a question
 //! left unanswered for [`ANSWER_TICKS`] is dropped with a polite line ([`Questions::expire`]).
@@ -140,6 +140,9 @@ impl Asked {
                     done(Next::Say("Okay, never mind.".into()))
                 } else if words.first().is_some_and(|w| w == "stop") {
                     done(Next::New { note: None })
+                } else if matches!(line.dialogue_type(), Some(DialogueType::GetMemory | DialogueType::GetCapabilities | DialogueType::BotCapabilities)) {
+                    // A question is no correction: it is answered, and the bot still waits.
+                    Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Amend { key, chat, lf } }) }
                 } else {
                     done(Next::Amend { key, chat, lf })
                 }

@@ -1,12 +1,12 @@
 //! Questions about a place rather than a thing: "where am i?" (the speaker's own spot, said
-//! from the bot's side) and "what's at 15 5 -19?" (the thing remembered there, else the block).
+//! from the bot's side), "what am i standing on?" and "what's at 15 5 -19?" (the thing remembered there, else the block).
 //! Their forms name the place as a `location` of the filters (understanding's `asking` rules
 //! write them), so the answer needs no memory search.
 
 use super::context::Turn;
 use super::describe;
 use super::directions;
-use crate::logical_form::{FixedReference, Filters};
+use crate::logical_form::{Attribute, AttributeName, FixedReference, Filters, Output};
 use crate::world::{Pos, Vec3};
 
 /// The answer, when the question's filters name a place this module answers about.
@@ -17,10 +17,17 @@ pub fn answer(turn: &mut Turn, filters: &Filters) -> Option<String> {
         let [x, y, z] = n.as_slice() else { return None };
         return Some(what_is_at(turn, Pos::new(*x, *y, *z)));
     }
-    (special.fixed() == Some(FixedReference::Speaker)).then(|| {
-        let me = turn.speaker_pos;
-        format!("You're at {}, {}.", me.block(), from_the_bot(turn.agent_pos().feet(), me))
-    })
+    if special.fixed() != Some(FixedReference::Speaker) {
+        return None;
+    }
+    let me = turn.speaker_pos;
+    // "what am i standing on": the block under the speaker's feet.
+    let asks_name = matches!(&filters.output, Some(Output::Attribute(a)) if a.attribute == Attribute::Name(AttributeName::Name));
+    if asks_name {
+        let under = turn.world.block_at(me.block().down(1));
+        return Some(format!("You're standing on {}.", under.name().replace('_', " ")));
+    }
+    Some(format!("You're at {}, {}.", me.block(), from_the_bot(turn.agent_pos().feet(), me)))
 }
 
 /// "At (15, 5, -19) is the red cube.", or the block there.
@@ -70,6 +77,8 @@ mod tests {
         let p = RED_TOWER;
         let a = ask(&mut f, &format!("what 's at {} {} {}", p.x, p.y, p.z)).expect("answered");
         assert!(a.starts_with(&format!("At {p} is the red ")), "{a}");
+        let a = ask(&mut f, "what am i standing on").expect("answered");
+        assert!(a.starts_with("You're standing on "), "{a}");
         let a = ask(&mut f, "what is at 40 30 40").expect("answered");
         assert_eq!(a, "Nothing at (40, 30, 40): just air.");
     }

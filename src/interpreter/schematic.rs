@@ -30,18 +30,24 @@ fn first_number(words: &[String]) -> Option<i32> {
 /// a size. Returns the count and the words it covers.
 fn said_count(schematic: &Schematic, tokens: &[String], name: &[String]) -> Option<(i32, std::ops::Range<usize>)> {
     let lx = crate::lexicon::lexicon();
-    let plural = name.last().is_some_and(|n| n.len() > 3 && n.ends_with('s') && !lx.is(crate::lexicon::Class::NotPlural, n));
+    // A shape word that ends in -s as written ("stairs", "steps") is one thing, not several.
+    let shape_word = |n: &str| lx.meanings(crate::lexicon::Group::Shape).any(|(_, words)| words.iter().any(|w| w == n));
+    let plural = name.last().is_some_and(|n| n.len() > 3 && n.ends_with('s') && !lx.is(crate::lexicon::Class::NotPlural, n) && !shape_word(n));
     let start = schematic.text_span?.start;
     if !plural {
         return None;
     }
-    // The count may open the span, or stand just before it ("a couple of" is three words).
+    // The count may open the span, or stand just before it ("a couple of" is three words);
+    // "some", "a bunch of" are a few, as for animals.
     (start.saturating_sub(3)..=start).find_map(|i| {
-        let (n, len) = lx.number(tokens, i)?;
+        let (n, len) = lx.number(tokens, i).or_else(|| lx.phrase_at(crate::lexicon::Class::Several, tokens, i).map(|n| (SEVERAL, n)))?;
         let end = i + len;
         (end >= start && end <= start + 3 && (2..=i64::from(MAX_COUNT)).contains(&n)).then(|| (n as i32, i..end))
     })
 }
+
+/// How many "some" or "a bunch of" things are.
+const SEVERAL: i64 = 3;
 
 /// The most copies a count said before a plural may ask for (more is refused by the build).
 const MAX_COUNT: i32 = 1000;
@@ -103,8 +109,15 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
     });
     let mut phrase = words(schematic.text_span, tokens);
     let counted = said_count(schematic, tokens, &name);
-    if let Some((n, _)) = &counted {
+    if let Some((n, at)) = &counted {
         req.count = Some(*n);
+        // "a bunch of pillars" read as one name: the count's words are not the shape's.
+        let said = &tokens[at.clone()];
+        for entry in &mut name {
+            if let Some(rest) = (0..said.len()).find_map(|k| entry.strip_prefix(&format!("{} ", said[k..].join(" ")))) {
+                *entry = rest.to_string();
+            }
+        }
     }
     let count_span = counted.map(|(_, at)| crate::logical_form::Span::new(at.start, at.end - 1));
     for (o, t) in [ordinal, count_span].into_iter().flatten().zip(std::iter::repeat(schematic.text_span)) {

@@ -147,6 +147,12 @@ sections! {
         ForgetWord = "forget_words",
         /// Whole lines asking where the speaker is.
         WhereAmI = "where_am_i",
+        /// How an answer points by looking ("the one i'm looking at").
+        LookingAt = "looking_at",
+        /// Whole lines asking what the speaker stands on.
+        UnderMe = "under_me",
+        /// How a request may end with its reason ("… its getting dark").
+        ReasonTail = "reason_tails",
         /// How a question about a thing's blocks ends ("made of").
         MadeOf = "made_of",
         /// The words between "what" and "at X Y Z" ("what block is at").

@@ -23,11 +23,17 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     validate_json(text, &json!({"dialogue_type": "GET_MEMORY", "filters": filters}).to_string()).ok()
 }
 
-/// "where am i", "what are my coordinates": the speaker's own place.
+/// "where am i", "what are my coordinates": the speaker's own place; "what am i standing on":
+/// the block there.
 fn where_am_i(text: &str) -> Option<Value> {
-    lexicon().is(Class::WhereAmI, text).then(|| {
-        json!({"output": {"attribute": "LOCATION"}, "location": {"reference_object": {"special_reference": "SPEAKER"}}})
-    })
+    let output = if lexicon().is(Class::WhereAmI, text) {
+        "LOCATION"
+    } else if lexicon().is(Class::UnderMe, text) {
+        "NAME"
+    } else {
+        return None;
+    };
+    Some(json!({"output": {"attribute": output}, "location": {"reference_object": {"special_reference": "SPEAKER"}}}))
 }
 
 /// "what's at 15 5 -19", "what is there at 3 4 5": what stands at those coordinates.
@@ -57,10 +63,10 @@ fn made_of(words: &[&str]) -> Option<Value> {
 }
 
 /// "how many blocks did you use for the ice thing", "how many blocks are in the red cube":
-/// the blocks of the thing named after the last "for", "in" or "of".
+/// the blocks of the thing named after the last "for", "in", "on" or "of".
 fn blocks_in(words: &[&str]) -> Option<Value> {
     lexicon().phrase_at(Class::BlockCount, words, 0)?;
-    let at = words.iter().rposition(|w| matches!(*w, "for" | "in" | "of"))?;
+    let at = words.iter().rposition(|w| matches!(*w, "for" | "in" | "of" | "on"))?;
     let clause = thing(words, at + 1, words.len())?;
     Some(json!({"output": "COUNT", "where_clause": {"AND": clause}}))
 }
@@ -115,6 +121,7 @@ mod tests {
     #[test]
     fn questions_players_ask_are_read_by_rule() {
         assert_eq!(output("where am i"), Some(format!("{:?}", crate::logical_form::Attribute::Name(AttributeName::Location))));
+        assert_eq!(output("what am i standing on"), Some(format!("{:?}", crate::logical_form::Attribute::Name(AttributeName::Name))));
         assert!(output("what 's at 15 5 -19").is_some_and(|o| o.contains("Name")));
         assert!(output("what 's frosty made of").is_some_and(|o| o.contains("BlockType")));
         assert!(output("what is the red tower built from").is_some_and(|o| o.contains("BlockType")));

@@ -64,6 +64,13 @@ pub enum Source {
     WhatBuilt,
 }
 
+/// The speller that only writes out chat shorthand, for the line read with no typo fixed.
+static SHORTHAND: std::sync::OnceLock<Speller> = std::sync::OnceLock::new();
+
+/// How sure the parser must be of a request's core (the line without openings, politeness
+/// and a reason) to take it as a command over a whole line that read as chit-chat.
+const CORE_OVER_CHAT: f32 = 0.5;
+
 /// A line as understood.
 #[derive(Debug, Clone)]
 pub struct Reading {
@@ -108,6 +115,10 @@ fn core_range(tokens: &[String]) -> Option<std::ops::Range<usize>> {
         let ends = |n: usize| b >= a + n + 1 && [Class::Closing, Class::Politeness].into_iter().any(|c| lx.phrase_at(c, &tokens[..b], b - n) == Some(n));
         if let Some(n) = (1..=4).rev().find(|n| ends(*n)) {
             b -= n;
+        }
+        // "… because I'm building", "… its getting dark": the reason is not part of the request.
+        if let Some(k) = (a + 2..b).find(|&k| lx.is(Class::Reason, &tokens[k]) || lx.phrase_at(Class::ReasonTail, &tokens[..b], k) == Some(b - k)) {
+            b = k;
         }
         if (a, b) == before {
             break;
@@ -182,10 +193,12 @@ impl Understanding {
         (everyday::plain_verbs(&fixed.text), fixed.fixes)
     }
 
-    /// The line as prepared but with no typo fixed: a fix can be wrong ("juggle" is not
-    /// "jungle"), so [`Understanding::read_best`] reads both.
+    /// The line as prepared but with no typo fixed (shorthand is still written out): a fix can
+    /// be wrong ("juggle" is not "jungle"), so [`Understanding::read_best`] reads both.
     pub fn prepare_unfixed(&self, chat: &str) -> String {
-        everyday::plain_verbs(&split_times(&normalize(&steps_by_punctuation(&plain_coordinates(chat)))))
+        // Shorthand ("u", "whatd", "outta") is no guess: it is written out here too.
+        let shorthand = SHORTHAND.get_or_init(Speller::shorthand_only);
+        everyday::plain_verbs(&shorthand.correct(&split_times(&normalize(&steps_by_punctuation(&plain_coordinates(chat))))).text)
     }
 
     /// Steps 2–4 for the line with its typos fixed (`fixed`) and without (`unfixed`): the fixed
@@ -318,7 +331,11 @@ impl Understanding {
         let Some(core) = core_range(&tokens) else { return whole };
         let Some(parser) = self.parser.as_ref() else { return whole };
         let mut p = parser.parse(&tokens[core.clone()].join(" "));
-        if p.confidence <= whole.confidence || p.lf.dialogue_type != DialogueType::HumanGiveCommand {
+        // A core that opens with a command verb ("yo bro *make me a shelter* real quick its
+        // getting dark") is a command even when the whole line looked like chit-chat.
+        let commands = tokens.get(core.start).is_some_and(|w| crate::lexicon::lexicon().is(crate::lexicon::Class::CommandStart, w));
+        let over_chat = whole.lf.dialogue_type == DialogueType::Noop && commands && p.confidence >= CORE_OVER_CHAT;
+        if (p.confidence <= whole.confidence && !over_chat) || p.lf.dialogue_type != DialogueType::HumanGiveCommand {
             return whole;
         }
         let mut v = p.lf.to_json_value();
