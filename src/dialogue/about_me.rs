@@ -1,5 +1,6 @@
 //! Questions about the bot itself ("who are you?", "are you ChatGPT?", "where are you?", "what
-//! do you like?"), answered from what the bot knows of itself — never by the language model.
+//! do you like?", "have you built a house?"), answered from what the bot knows of itself and
+//! its own history — never by the language model.
 //!
 //! A small model asked about itself makes things up with confidence: that it is some other
 //! assistant, made by some company, that it can do what it cannot. The facts are here (its
@@ -61,6 +62,23 @@ pub fn answer(text: &str, me: &Me) -> Option<String> {
              Ask \"what can you do\" for more."
         )
     })
+}
+
+/// "have you built a house?": yes with where, from the bot's own history, or no.
+pub fn did_you(text: &str, tasks: &crate::tasks::TaskStack) -> String {
+    let lx = lexicon();
+    let things: Vec<&str> = text.split_whitespace().filter(|w| !lx.is(Class::DidYouSmall, w) && !lx.is(Class::DidYouWords, w)).collect();
+    let done = tasks.history().iter().rev().find(|r| {
+        things.iter().any(|t| r.description.split(|c: char| !c.is_alphanumeric()).any(|w| w == *t || w == t.trim_end_matches('s')))
+    });
+    match (done, things.is_empty()) {
+        (Some(r), _) => format!("Yes — I was {}.", r.description),
+        (None, false) => format!("No, I haven't done anything with a {} yet.", things.join(" ")),
+        (None, true) => match tasks.history().last() {
+            Some(r) => format!("Last I was {}.", r.description),
+            None => "No, I haven't done anything yet.".into(),
+        },
+    }
 }
 
 #[cfg(test)]

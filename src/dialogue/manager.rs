@@ -195,7 +195,7 @@ impl DialogueManager {
             return replies;
         }
         if source == Source::DidYou {
-            replies.push(did_you(&text, cx.tasks));
+            replies.push(super::about_me::did_you(&text, cx.tasks));
             return replies;
         }
         if source == Source::WhatBuilt {
@@ -391,24 +391,6 @@ impl DialogueManager {
                 vec![question]
             }
         }
-    }
-}
-
-/// "have you built a house?": yes with where, from the bot's own history, or no.
-fn did_you(text: &str, tasks: &crate::tasks::TaskStack) -> String {
-    use crate::lexicon::Class;
-    let lx = crate::lexicon::lexicon();
-    let things: Vec<&str> = text.split_whitespace().filter(|w| !lx.is(Class::DidYouSmall, w) && !lx.is(Class::DidYouWords, w)).collect();
-    let done = tasks.history().iter().rev().find(|r| {
-        things.iter().any(|t| r.description.split(|c: char| !c.is_alphanumeric()).any(|w| w == *t || w == t.trim_end_matches('s')))
-    });
-    match (done, things.is_empty()) {
-        (Some(r), _) => format!("Yes — I was {}.", r.description),
-        (None, false) => format!("No, I haven't done anything with a {} yet.", things.join(" ")),
-        (None, true) => match tasks.history().last() {
-            Some(r) => format!("Last I was {}.", r.description),
-            None => "No, I haven't done anything yet.".into(),
-        },
     }
 }
 
