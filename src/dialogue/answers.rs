@@ -116,6 +116,7 @@ pub fn ranked_choice(words: &[String], choices: &[Choice], memory: &Memory, spea
     let objects: Vec<_> = choices.iter().map(|c| memory.object(c.id).ok().flatten()).collect::<Option<_>>()?;
     let value = |o: &crate::memory::RefObject| -> Option<f64> {
         let [sx, sy, sz] = o.bbox.size();
+        // lexicon: the measures' own names in `[nearness]` and `[superlatives]`, not chat words.
         Some(match measure.as_str() {
             "distance" => o.distance_to(speaker_at?),
             "height" => sy as f64,

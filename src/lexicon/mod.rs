@@ -153,6 +153,8 @@ sections! {
         UnderMe = "under_me",
         /// How a request may end with its reason ("… its getting dark").
         ReasonTail = "reason_tails",
+        /// Words before the thing whose blocks are counted ("for", "in").
+        ThingOf = "thing_of",
         /// How a question about a thing's blocks ends ("made of").
         MadeOf = "made_of",
         /// The words between "what" and "at X Y Z" ("what block is at").

@@ -63,10 +63,10 @@ fn made_of(words: &[&str]) -> Option<Value> {
 }
 
 /// "how many blocks did you use for the ice thing", "how many blocks are in the red cube":
-/// the blocks of the thing named after the last "for", "in", "on" or "of".
+/// the blocks of the thing named after the last word of `[thing_of]` ("for", "in", "on").
 fn blocks_in(words: &[&str]) -> Option<Value> {
     lexicon().phrase_at(Class::BlockCount, words, 0)?;
-    let at = words.iter().rposition(|w| matches!(*w, "for" | "in" | "of" | "on"))?;
+    let at = words.iter().rposition(|w| lexicon().is(Class::ThingOf, w))?;
     let clause = thing(words, at + 1, words.len())?;
     Some(json!({"output": "COUNT", "where_clause": {"AND": clause}}))
 }
