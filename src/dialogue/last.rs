@@ -101,7 +101,7 @@ fn source_name(s: Source) -> &'static str {
 /// `form` with each span `[0, [i, j]]` replaced by the words `i..=j` of `tokens` (a span past
 /// the end is left as it is: the form is shown, not judged).
 pub fn with_words(form: &Value, tokens: &[String]) -> Value {
-    if let Some(r) = crate::understanding::form_json::span(form)
+    if let Some(r) = crate::logical_form::Span::from_json(form).map(|s| s.range())
         && r.end <= tokens.len()
         && r.start < r.end
     {

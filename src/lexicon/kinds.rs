@@ -90,16 +90,17 @@ impl Dimension {
         Dimension::ALL.into_iter().find(|d| d.name() == name)
     }
 
-    /// The logical form's predicate for this measure ("has_height").
-    pub fn predicate(self) -> &'static str {
+    /// The logical form's predicate for this measure (`has_height`).
+    pub fn predicate(self) -> crate::logical_form::Predicate {
+        use crate::logical_form::Predicate;
         match self {
-            Dimension::Length => "has_length",
-            Dimension::Height => "has_height",
-            Dimension::Width => "has_width",
-            Dimension::Depth => "has_depth",
-            Dimension::Thickness => "has_thickness",
-            Dimension::Radius => "has_radius",
-            Dimension::Size => "has_size",
+            Dimension::Length => Predicate::HasLength,
+            Dimension::Height => Predicate::HasHeight,
+            Dimension::Width => Predicate::HasWidth,
+            Dimension::Depth => Predicate::HasDepth,
+            Dimension::Thickness => Predicate::HasThickness,
+            Dimension::Radius => Predicate::HasRadius,
+            Dimension::Size => Predicate::HasSize,
         }
     }
 }

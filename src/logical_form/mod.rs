@@ -11,7 +11,7 @@
 //! Map of the files: [`span`] (word ranges), [`vocab`] (enumerated strings), one file per node kind
 //! ([`form`] root, [`action`], [`dance`], [`location`], [`reference`](mod@reference), [`filters`], [`selector`],
 //! [`attribute`], [`where_clause`], [`condition`]), `shape` (keys whose JSON shape varies),
-//! [`step`] (one step's words and typed details), [`error`], [`validate`](mod@validate), [`tokenize`](mod@tokenize) (chat → the data's words), [`check`] (annotation files).
+//! [`step`] (one step's words and typed details), [`edit`] (span walks and triple edits for the rules that repair a parse), [`error`], [`validate`](mod@validate), [`tokenize`](mod@tokenize) (chat → the data's words), [`check`] (annotation files).
 
 #[macro_use]
 mod shape;
@@ -21,6 +21,7 @@ pub mod attribute;
 pub mod check;
 pub mod condition;
 pub mod dance;
+pub mod edit;
 pub mod error;
 pub mod filters;
 pub mod form;
@@ -40,6 +41,7 @@ pub use attribute::{Attribute, AttributeObject, LinearExtent, Output, OutputAttr
 pub use check::{CheckError, CheckSummary, Row, check_file, load_rows};
 pub use condition::{Comparator, Operand, RemoveCondition};
 pub use dance::{Angle, AngleLiteral, DanceType, Point, Turn};
+pub use edit::{Spans, covered, map_spans, shifted};
 pub use error::{ErrorKind, LfError, SpanProblem, ValidationError};
 pub use filters::{FilterDirection, Filters};
 pub use form::{LogicalForm, MemoryData, Upsert};

@@ -37,7 +37,43 @@ pub struct Choice {
     pub log_prob: f32,
 }
 
+/// What a choice decided, for understanding to set aside the choices it read from the words
+/// instead (measures, a place): the parser's output tokens are named here and nowhere else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum About {
+    /// A measure, colour or material predicate, or a bracket that decided how many triples.
+    Measure,
+    /// A location: its keys, its directions, its reference to the speaker or agent.
+    Location,
+    /// Anything else: the action, the thing, a span's words.
+    Other,
+}
+
+/// Tokens whose choice is about a measure (see [`About::Measure`]).
+const MEASURE_TOKENS: &[&str] = &[
+    "v:has_width", "v:has_height", "v:has_length", "v:has_depth", "v:has_thickness", "v:has_radius", "v:has_size", "v:has_colour",
+    "v:has_block_type", "{", "}", "[", "]",
+];
+
+/// Tokens whose choice is about a location (see [`About::Location`]).
+const LOCATION_TOKENS: &[&str] = &[
+    "k:location", "k:reference_object", "k:special_reference", "k:relative_direction", "k:steps", "k:fixed_value", "k:contains_coreference",
+    "k:has_measure", "k:text_span", "v:SPEAKER", "v:AGENT", "v:FRONT", "v:BACK", "v:LEFT", "v:RIGHT", "v:UP", "v:DOWN", "v:AWAY", "v:NEAR",
+    "v:INSIDE", "v:BETWEEN", "v:OUTSIDE", "v:AROUND", "v:yes",
+];
+
 impl Choice {
+    /// What the choice decided.
+    pub fn about(&self) -> About {
+        if MEASURE_TOKENS.contains(&self.token.as_str()) {
+            About::Measure
+        } else if LOCATION_TOKENS.contains(&self.token.as_str()) {
+            About::Location
+        } else {
+            About::Other
+        }
+    }
+
     fn token(token: &str, log_prob: f32) -> Self {
         Choice { token: token.to_string(), words: None, log_prob }
     }

@@ -6,10 +6,11 @@
 //! (`[where_am_i]`, `[made_of]`, `[which_things]`); "how far is …" and "do you remember …" are
 //! `[rewrites]` to "where is …", whose answer says both where and how far.
 
-use serde_json::{Value, json};
-
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{LogicalForm, validate_json};
+use crate::logical_form::{
+    Attribute, AttributeName, DialogueType, Filters, FixedReference, Location, LogicalForm, Output, OutputAttribute, OutputKind, Predicate,
+    ReferenceObject, Span, SpecialReference, SpecialReferenceObject, Triple, WhereClause, WhereItem,
+};
 
 /// The question's form, if the prepared line is exactly one of these questions.
 pub fn read(text: &str) -> Option<LogicalForm> {
@@ -20,24 +21,41 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         .or_else(|| made_of(&words))
         .or_else(|| colour_of(&words))
         .or_else(|| which_things(&words))?;
-    validate_json(text, &json!({"dialogue_type": "GET_MEMORY", "filters": filters}).to_string()).ok()
+    super::checked(text, LogicalForm { filters: Some(filters), ..LogicalForm::new(DialogueType::GetMemory) })
+}
+
+/// Output the named attribute.
+fn attribute(name: AttributeName) -> Option<Output> {
+    Some(Output::Attribute(OutputAttribute { attribute: Attribute::Name(name) }))
+}
+
+/// Filters that find the thing `clause` names and output `output`.
+fn about(clause: Vec<WhereItem>, output: Option<Output>) -> Option<Filters> {
+    Some(Filters { output, where_clause: Some(WhereClause::And(clause)), ..Filters::default() })
+}
+
+/// Filters for a place, outputting `output`.
+fn at_place(special: SpecialReference, output: Option<Output>) -> Option<Filters> {
+    let thing = ReferenceObject { special_reference: Some(special), ..ReferenceObject::default() };
+    let location = Location { reference_object: Some(Box::new(thing)), ..Location::default() };
+    Some(Filters { output, location: Some(Box::new(location)), ..Filters::default() })
 }
 
 /// "where am i", "what are my coordinates": the speaker's own place; "what am i standing on":
 /// the block there.
-fn where_am_i(text: &str) -> Option<Value> {
+fn where_am_i(text: &str) -> Option<Filters> {
     let output = if lexicon().is(Class::WhereAmI, text) {
-        "LOCATION"
+        AttributeName::Location
     } else if lexicon().is(Class::UnderMe, text) {
-        "NAME"
+        AttributeName::Name
     } else {
         return None;
     };
-    Some(json!({"output": {"attribute": output}, "location": {"reference_object": {"special_reference": "SPEAKER"}}}))
+    at_place(SpecialReference::Bare(FixedReference::Speaker), attribute(output))
 }
 
 /// "what's at 15 5 -19", "what is there at 3 4 5": what stands at those coordinates.
-fn what_is_at(words: &[&str]) -> Option<Value> {
+fn what_is_at(words: &[&str]) -> Option<Filters> {
     let n = words.len();
     let is_number = |w: &&str| w.parse::<i32>().is_ok();
     if n < 5 || words[0] != "what" || !words[n - 3..].iter().all(is_number) || words[n - 4] != "at" {
@@ -48,49 +66,49 @@ fn what_is_at(words: &[&str]) -> Option<Value> {
     if !between.iter().all(|w| lexicon().is(Class::WhatAtWords, w)) {
         return None;
     }
-    let span = json!([0, [n - 3, n - 1]]);
-    Some(json!({"output": {"attribute": "NAME"}, "location": {"reference_object": {"special_reference": {"coordinates_span": span}}}}))
+    let at = SpecialReferenceObject { fixed_value: None, coordinates_span: Some(Span::new(n - 3, n - 1)) };
+    at_place(SpecialReference::Object(at), attribute(AttributeName::Name))
 }
 
 /// "what's frosty made of", "what is the red tower built from": a thing's block types.
-fn made_of(words: &[&str]) -> Option<Value> {
+fn made_of(words: &[&str]) -> Option<Filters> {
     if words.len() < 4 || words[0] != "what" || !matches!(words[1], "is" | "'s" | "was") {
         return None;
     }
     let tail = (3..words.len()).find(|&i| lexicon().phrase_at(Class::MadeOf, words, i).is_some_and(|n| i + n == words.len()))?;
     let clause = thing(words, 2, tail)?;
-    Some(json!({"output": {"attribute": "BLOCK_TYPE"}, "where_clause": {"AND": clause}}))
+    about(clause, attribute(AttributeName::BlockType))
 }
 
 /// "how many blocks did you use for the ice thing", "how many blocks are in the red cube":
 /// the blocks of the thing named after the last word of `[thing_of]` ("for", "in", "on").
-fn blocks_in(words: &[&str]) -> Option<Value> {
+fn blocks_in(words: &[&str]) -> Option<Filters> {
     lexicon().phrase_at(Class::BlockCount, words, 0)?;
     let at = words.iter().rposition(|w| lexicon().is(Class::ThingOf, w))?;
     let clause = thing(words, at + 1, words.len())?;
-    Some(json!({"output": "COUNT", "where_clause": {"AND": clause}}))
+    about(clause, Some(Output::Kind(OutputKind::Count)))
 }
 
 /// "what colour is frosty", "what color's the tower": a thing's colour.
-fn colour_of(words: &[&str]) -> Option<Value> {
+fn colour_of(words: &[&str]) -> Option<Filters> {
     if words.len() < 4 || words[0] != "what" || !matches!(words[1], "colour" | "color") || !matches!(words[2], "is" | "'s" | "was") {
         return None;
     }
     let clause = thing(words, 3, words.len())?;
-    Some(json!({"output": {"attribute": "COLOUR"}, "where_clause": {"AND": clause}}))
+    about(clause, attribute(AttributeName::Colour))
 }
 
 /// "which things are towers", "what ones are red cubes", "list the towers": every such thing.
-fn which_things(words: &[&str]) -> Option<Value> {
+fn which_things(words: &[&str]) -> Option<Filters> {
     let n = lexicon().phrase_at(Class::WhichThings, words, 0)?;
     let clause = thing(words, n, words.len())?;
-    Some(json!({"output": "MEMORY", "where_clause": {"AND": clause}}))
+    about(clause, Some(Output::Kind(OutputKind::Memory)))
 }
 
 /// The triples naming a thing said in `words[from..to]`: its colour words, and the words after
 /// the last of them as its name ("the big red tower" → has_colour red, has_name tower; "the ice
 /// thing" → has_name ice, has_name thing); `None` when no name is left.
-fn thing(words: &[&str], from: usize, to: usize) -> Option<Vec<Value>> {
+fn thing(words: &[&str], from: usize, to: usize) -> Option<Vec<WhereItem>> {
     let lx = lexicon();
     let start = (from..to).find(|&i| !lx.is(Class::Determiner, words[i]))?;
     let colours: Vec<usize> = (start..to).filter(|&i| lx.colour(words[i]).is_some()).collect();
@@ -100,8 +118,9 @@ fn thing(words: &[&str], from: usize, to: usize) -> Option<Vec<Value>> {
     }
     // One name triple a word, as the annotations write them: the interpreter drops generic
     // nouns ("the tall thing") and asks again with the words as one name ("the ice thing").
-    let mut clause: Vec<Value> = colours.iter().map(|&i| json!({"pred_text": "has_colour", "obj_text": [0, [i, i]]})).collect();
-    clause.extend((name_from..to).map(|i| json!({"pred_text": "has_name", "obj_text": [0, [i, i]]})));
+    let triple = |p: Predicate, i: usize| WhereItem::Triple(Triple::new(p, Span::word(i)));
+    let mut clause: Vec<WhereItem> = colours.iter().map(|&i| triple(Predicate::HasColour, i)).collect();
+    clause.extend((name_from..to).map(|i| triple(Predicate::HasName, i)));
     Some(clause)
 }
 

@@ -8,14 +8,14 @@
 
 use std::ops::Range;
 
-use serde_json::{Value, json};
-
 use crate::lexicon::{Class, lexicon};
+use crate::logical_form::{Action, ActionType, Coreference, Filters, Location, ReferenceObject, RelativeDirection, Span};
 
 /// Writes the location a pointing relation in `step` says into the action. Returns whether it did.
-pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool {
-    let kind = action.get("action_type").and_then(Value::as_str).unwrap_or("");
-    if !matches!(kind, "BUILD" | "MOVE" | "DIG" | "SPAWN") {
+pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
+    use ActionType::{Build, Dig, Move, Spawn};
+    let kind = action.action_type;
+    if !matches!(kind, Build | Move | Dig | Spawn) {
         return false;
     }
     let lx = lexicon();
@@ -24,31 +24,37 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool
     for k in step.start..end {
         // "in its place", "where it stood": the spot.
         if let Some(n) = lx.phrase_at(Class::InItsPlace, words, k) {
-            action["location"] = json!({"contains_coreference": "yes", "text_span": [0, [k, k + n - 1]]});
+            action.set_location(Location {
+                contains_coreference: Some(Coreference::Yes),
+                text_span: Some(Span::new(k, k + n - 1)),
+                ..Location::default()
+            });
             return true;
         }
         // "on top of it", "next to that": the relation to the thing.
         // "in it" is inside it; "in" alone is too common a word to be a relation elsewhere.
-        let relation = lx.relation_at(words, k).or_else(|| (words[k] == "in").then_some((crate::logical_form::RelativeDirection::Inside, 1)));
+        let relation = lx.relation_at(words, k).or_else(|| (words[k] == "in").then_some((RelativeDirection::Inside, 1)));
         let after = match relation {
             Some((_, n)) => k + n,
             // "go over to it": a walk to the thing.
-            None if kind == "MOVE" && goes_to(words, k) => k + 1,
+            None if kind == Move && goes_to(words, k) => k + 1,
             None => continue,
         };
         // "stick a glass cube on top": the relation said last, with no thing, is to the one
         // just named.
         let implicit = relation.is_some() && after == end && after > k;
         let Some(pointing) = pointing_at(words, after).or(implicit.then_some(after - 1)) else { continue };
-        let mut location = if implicit {
-            json!({"reference_object": {"filters": {"contains_coreference": "yes"}}, "text_span": [0, [k, pointing]]})
-        } else {
-            json!({"reference_object": {"filters": {"contains_coreference": "yes"}, "text_span": [0, [pointing, pointing]]}, "text_span": [0, [k, pointing]]})
+        let thing = ReferenceObject {
+            filters: Some(Filters { contains_coreference: Some(Coreference::Yes), ..Filters::default() }),
+            text_span: (!implicit).then_some(Span::word(pointing)),
+            ..ReferenceObject::default()
         };
-        if let Some((dir, _)) = relation {
-            location["relative_direction"] = json!(dir.as_str());
-        }
-        action["location"] = location;
+        action.set_location(Location {
+            reference_object: Some(Box::new(thing)),
+            text_span: Some(Span::new(k, pointing)),
+            relative_direction: relation.map(|(dir, _)| dir),
+            ..Location::default()
+        });
         return true;
     }
     false
@@ -57,14 +63,14 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool
 /// The words of a pointing relation in a step of one action, and the location they say (spans
 /// over the whole `tokens`): the parser reads the step without them, so its confidence is about
 /// what it read ("build a green pillar"), not about a pronoun it rarely saw in training.
-pub fn cut(tokens: &[String], kind_of: impl Fn(&str) -> Option<&'static str>) -> Option<(Range<usize>, Value)> {
+pub fn cut(tokens: &[String], kind_of: impl Fn(&str) -> Option<ActionType>) -> Option<(Range<usize>, Location)> {
     let verb = tokens.first().and_then(|w| kind_of(w))?;
-    let mut action = json!({"action_type": verb, "schematic": {}});
+    let mut action = Action { schematic: Some(Default::default()), ..Action::new(verb) };
     if !repair(&mut action, tokens, 0..tokens.len()) {
         return None;
     }
-    let location = action.get("location")?.clone();
-    let words = location.get("text_span").and_then(super::form_json::span)?;
+    let location = action.location_object()?.clone();
+    let words = location.text_span?.range();
     (words.start > 0).then_some((words, location))
 }
 
@@ -84,13 +90,22 @@ fn goes_to(words: &[String], k: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
+
+    fn act(v: Value) -> Action {
+        serde_json::from_value(v).expect("an action")
+    }
+
+    fn val(a: &Action) -> Value {
+        serde_json::to_value(a).expect("json")
+    }
     use crate::logical_form::tokenize;
 
     fn repaired(text: &str, action: Value) -> Value {
         let t = tokenize(text);
-        let mut a = action;
+        let mut a = act(action);
         assert!(repair(&mut a, &t, 0..t.len()), "{text}");
-        a["location"].clone()
+        val(&a)["location"].clone()
     }
 
     #[test]
@@ -113,10 +128,10 @@ mod tests {
     #[test]
     fn a_named_thing_or_no_pointing_word_is_left_alone() {
         let t = tokenize("build a tower next to the red cube");
-        let mut a = json!({"action_type": "BUILD", "schematic": {}});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}}));
         assert!(!repair(&mut a, &t, 0..t.len()));
         let t = tokenize("destroy it");
-        let mut a = json!({"action_type": "DESTROY"});
+        let mut a = act(json!({"action_type": "DESTROY"}));
         assert!(!repair(&mut a, &t, 0..t.len()));
     }
 }

@@ -4,9 +4,7 @@
 
 use std::ops::Range;
 
-use serde_json::{Value, json};
-
-use super::form_json::{Spans, covered, has_triple, set_triples, triples};
+use crate::logical_form::{Action, ActionType, Predicate, Span, Spans, Triple, WhereItem, covered};
 use crate::world::Block;
 use crate::world::blocks::canonical_colour;
 
@@ -19,39 +17,37 @@ fn is_material(word: &str) -> bool {
 
 /// Adds a colour and a material said in `step` but covered by no span to the action's
 /// schematic. Returns whether anything was added.
-pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool {
-    if action.get("action_type").and_then(Value::as_str) != Some("BUILD") || action.get("schematic").is_none() {
+pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
+    if action.action_type != ActionType::Build || action.schematic.is_none() {
         return false;
     }
-    let mut seen = Vec::new();
-    covered(action, Spans::Pointed, &mut seen);
+    let seen = covered(action, Spans::Pointed);
     let free = |k: &usize| !seen.contains(k);
     let end = step.end.min(tokens.len());
     let colour = (step.start..end).filter(free).find(|k| canonical_colour(&tokens[*k]).is_some());
     let material = (step.start..end).filter(free).find(|k| Some(*k) != colour && is_material(&tokens[*k]));
-    let Some(schematic) = action.get_mut("schematic") else { return false };
+    let Some(schematic) = action.schematic.as_mut() else { return false };
     let mut added = Vec::new();
-    if let Some(k) = colour.filter(|_| !has_triple(schematic, "has_colour")) {
-        added.push(json!({"pred_text": "has_colour", "obj_text": [0, [k, k]]}));
+    if let Some(k) = colour.filter(|_| !schematic.has_predicate(Predicate::HasColour)) {
+        added.push(WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k))));
     }
-    if let Some(k) = material.filter(|_| !has_triple(schematic, "has_block_type")) {
-        added.push(json!({"pred_text": "has_block_type", "obj_text": [0, [k, k]]}));
+    if let Some(k) = material.filter(|_| !schematic.has_predicate(Predicate::HasBlockType)) {
+        added.push(WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::word(k))));
     }
     if added.is_empty() {
         return false;
     }
-    let mut all = triples(schematic);
+    let mut all = schematic.and_items();
     all.extend(added);
-    set_triples(schematic, all).is_some()
+    schematic.set_and_items(all);
+    true
 }
 
 /// The details a player said that no span of the form points at — numbers, colours, compass
 /// words — for the bot to say it could not use them ("I didn't get what you meant by "7"").
 pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<String> {
-    let mut seen = Vec::new();
-    let v = lf.to_json_value();
-    covered(&v, Spans::Pointed, &mut seen);
-    covered(&v, Spans::Phrases, &mut seen);
+    let mut seen = covered(lf, Spans::Pointed);
+    seen.extend(covered(lf, Spans::Phrases));
     tokens
         .iter()
         .enumerate()
@@ -66,17 +62,22 @@ pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logical_form::tokenize;
+    use crate::logical_form::{Schematic, tokenize};
+
+    fn named(k: usize) -> Action {
+        let mut schematic = Schematic::default();
+        schematic.set_and_items(vec![WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(k)))]);
+        Action { schematic: Some(schematic), ..Action::new(ActionType::Build) }
+    }
 
     #[test]
     fn a_colour_or_material_no_span_points_at_is_added() {
         let t = tokenize("build a 3 by 3 by 3 red cube of stone");
-        let mut action = json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
-            {"pred_text": "has_name", "obj_text": [0, [8, 8]]}]}}}});
+        let mut action = named(8);
         assert!(repair(&mut action, &t, 0..t.len()));
-        let clause = action.pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
-        assert!(clause.contains(r#"{"obj_text":[0,[7,7]],"pred_text":"has_colour"}"#), "{clause}");
-        assert!(clause.contains(r#"{"obj_text":[0,[10,10]],"pred_text":"has_block_type"}"#), "{clause}");
+        let items = action.schematic.as_ref().unwrap().and_items();
+        assert!(items.contains(&WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(7)))), "{items:?}");
+        assert!(items.contains(&WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::word(10)))), "{items:?}");
         // Said and covered: nothing to add.
         assert!(!repair(&mut action, &t, 0..t.len()));
         let lf = crate::logical_form::validate_json(
@@ -86,7 +87,7 @@ mod tests {
         .unwrap();
         assert_eq!(unused(&lf, &tokenize("build a red cube 7 high")), ["red", "7"]);
         // Not a build: left alone.
-        let mut dig = json!({"action_type": "DIG", "schematic": {}});
+        let mut dig = Action { schematic: Some(Schematic::default()), ..Action::new(ActionType::Dig) };
         assert!(!repair(&mut dig, &t, 0..t.len()));
     }
 }

@@ -6,20 +6,19 @@
 
 use std::ops::Range;
 
-use serde_json::{Value, json};
-
-use super::form_json;
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::RelativeDirection;
+use crate::logical_form::{
+    Action, ActionType, FixedReference, Location, ReferenceObject, RelativeDirection, Span, SpecialReference, SpecialReferenceObject, WhereItem,
+};
 
 /// The form's direction for a direction word: left, right, front and back in the lexicon's
 /// `[relative]`; a compass word is FRONT, since the form has no compass (see above).
-fn direction(w: &str) -> Option<&'static str> {
+fn direction(w: &str) -> Option<RelativeDirection> {
     if lexicon().compass(w).is_some() {
-        return Some(RelativeDirection::Front.as_str());
+        return Some(RelativeDirection::Front);
     }
     let d = lexicon().relative(w)?;
-    matches!(d, RelativeDirection::Left | RelativeDirection::Right | RelativeDirection::Front | RelativeDirection::Back).then(|| d.as_str())
+    matches!(d, RelativeDirection::Left | RelativeDirection::Right | RelativeDirection::Front | RelativeDirection::Back).then_some(d)
 }
 
 /// Units and small words between a number and its direction: "5 *blocks to my* right".
@@ -29,7 +28,7 @@ fn is_glue(w: &str) -> bool {
 
 /// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me)" in the step, ending the step
 /// or followed by nothing that names another thing; returns the words and the form's parts.
-fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &'static str, bool)> {
+fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, RelativeDirection, bool)> {
     let end = step.end.min(tokens.len());
     for k in step.start..end {
         if tokens[k].parse::<i32>().map_or(true, |n| !(1..=1000).contains(&n)) {
@@ -55,31 +54,32 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, &
 
 /// Writes a distance from the speaker said in `step` into the action's location. Returns the
 /// words it covers (empty when the step says none, or names another thing to measure from).
-pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<usize> {
-    let kind = action.get("action_type").and_then(Value::as_str).unwrap_or("").to_string();
-    if !matches!(kind.as_str(), "BUILD" | "DIG" | "SPAWN" | "MOVE" | "FILL") {
+pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec<usize> {
+    use ActionType::{Build, Dig, Fill, Move, Spawn};
+    let kind = action.action_type;
+    if !matches!(kind, Build | Dig | Spawn | Move | Fill) {
         return Vec::new();
     }
-    let named = action.pointer("/location/reference_object/filters").is_some();
+    let named = action.location_object().and_then(|l| l.reference_object.as_ref()).is_some_and(|r| r.filters.is_some());
     let Some((words, number, dir, of_thing)) = find(tokens, step) else { return Vec::new() };
     // The distance is no measure of the thing built ("a cube 5 blocks north": not 5 high).
     if named == of_thing
-        && let Some(schematic) = action.get_mut("schematic")
+        && let Some(schematic) = action.schematic.as_mut()
     {
-        let kept: Vec<Value> = form_json::triples(schematic)
-            .into_iter()
-            .filter(|t| t.get("obj_text").and_then(form_json::span).is_none_or(|s| !(s.start >= words.start && s.end <= words.end)))
-            .collect();
-        if kept.len() < form_json::triples(schematic).len() {
-            form_json::set_triples(schematic, kept);
+        let items = schematic.and_items();
+        let inside = |s: Span| s.start >= words.start && s.end + 1 <= words.end;
+        let kept: Vec<WhereItem> =
+            items.iter().filter(|i| !matches!(i, WhereItem::Triple(t) if t.obj_span().is_some_and(inside))).cloned().collect();
+        if kept.len() < items.len() {
+            schematic.set_and_items(kept);
         }
     }
     // "5 blocks north of the red cube": the thing is the parser's to read, the distance and the
     // direction are the words'.
     if named && of_thing {
-        if let Some(loc) = action.get_mut("location").and_then(Value::as_object_mut) {
-            loc.insert("relative_direction".into(), json!(dir));
-            loc.insert("steps".into(), json!([0, [number, number]]));
+        if let Some(loc) = action.location_mut() {
+            loc.relative_direction = Some(dir);
+            loc.steps = Some(Span::word(number));
         }
         return words.collect();
     }
@@ -90,15 +90,17 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<
     // A walk goes from where the bot stands, and its "forward" is the bot's own: only compass
     // words, which need no frame, are read here for moves.
     let compass = words.clone().any(|k| lexicon().compass(&tokens[k]).is_some());
-    if kind == "MOVE" && !compass {
+    if kind == Move && !compass {
         return Vec::new();
     }
-    let from = if kind == "MOVE" { "AGENT" } else { "SPEAKER" };
-    action["location"] = json!({
-        "reference_object": {"special_reference": {"fixed_value": from}},
-        "relative_direction": dir,
-        "steps": [0, [number, number]],
-        "text_span": [0, [words.start, words.end - 1]],
+    let from = if kind == Move { FixedReference::Agent } else { FixedReference::Speaker };
+    let special = SpecialReferenceObject { fixed_value: Some(from), coordinates_span: None };
+    action.set_location(Location {
+        reference_object: Some(Box::new(ReferenceObject { special_reference: Some(SpecialReference::Object(special)), ..ReferenceObject::default() })),
+        relative_direction: Some(dir),
+        steps: Some(Span::word(number)),
+        text_span: Some(Span::new(words.start, words.end - 1)),
+        ..Location::default()
     });
     words.collect()
 }
@@ -106,35 +108,44 @@ pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
+
+    fn act(v: Value) -> Action {
+        serde_json::from_value(v).expect("an action")
+    }
+
+    fn val(a: &Action) -> Value {
+        serde_json::to_value(a).expect("json")
+    }
     use crate::logical_form::tokenize;
 
     #[test]
     fn distances_from_the_speaker_become_the_location() {
         let t = tokenize("build a tower 10 blocks north of me");
-        let mut a = json!({"action_type": "BUILD", "schematic": {}});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}}));
         assert_eq!(repair(&mut a, &t, 0..t.len()), vec![3, 4, 5, 6, 7]);
-        assert_eq!(a["location"]["steps"], json!([0, [3, 3]]));
+        assert_eq!(val(&a)["location"]["steps"], json!([0, [3, 3]]));
         let t = tokenize("dig a hole 5 blocks to my right");
-        let mut a = json!({"action_type": "DIG", "schematic": {}});
+        let mut a = act(json!({"action_type": "DIG", "schematic": {}}));
         assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
-        assert_eq!(a["location"]["relative_direction"], json!("RIGHT"));
+        assert_eq!(val(&a)["location"]["relative_direction"], json!("RIGHT"));
         // A walk forward is the bot's own forward: left to the parser.
         let t = tokenize("walk 3 steps forward");
-        let mut a = json!({"action_type": "MOVE"});
+        let mut a = act(json!({"action_type": "MOVE"}));
         assert!(repair(&mut a, &t, 0..t.len()).is_empty());
         let t = tokenize("go 10 blocks north");
         assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
-        assert_eq!(a["location"]["reference_object"]["special_reference"]["fixed_value"], json!("AGENT"));
+        assert_eq!(val(&a)["location"]["reference_object"]["special_reference"]["fixed_value"], json!("AGENT"));
         // From a thing the parser found: the distance and the direction are written in.
         let t = tokenize("build a green cube 5 blocks north of the red cube");
-        let mut a = json!({"action_type": "BUILD", "location": {"relative_direction": "UP",
-            "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [10, 10]]}]}}}}});
+        let mut a = act(json!({"action_type": "BUILD", "location": {"relative_direction": "UP",
+            "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [10, 10]]}]}}}}}));
         assert_eq!(repair(&mut a, &t, 0..t.len()), vec![4, 5, 6]);
-        assert_eq!((a["location"]["relative_direction"].clone(), a["location"]["steps"].clone()), (json!("FRONT"), json!([0, [4, 4]])));
+        assert_eq!((val(&a)["location"]["relative_direction"].clone(), val(&a)["location"]["steps"].clone()), (json!("FRONT"), json!([0, [4, 4]])));
         // Measured from another thing the parser missed, or no direction at all: left alone.
         for line in ["build a cube 5 blocks north of the blue sphere", "build a wall 5 blocks long"] {
             let t = tokenize(line);
-            let mut a = json!({"action_type": "BUILD", "schematic": {}});
+            let mut a = act(json!({"action_type": "BUILD", "schematic": {}}));
             assert!(repair(&mut a, &t, 0..t.len()).is_empty(), "{line}");
         }
     }

@@ -4,10 +4,12 @@
 //! such a request is read by rule. Its small words are the lexicon's (`[give_openings]`,
 //! `[quantity_words]`, …).
 
-use serde_json::json;
 
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{LogicalForm, validate_json};
+use crate::logical_form::{
+    Action, ActionType, Endpoint, Filters, FixedReference, LogicalForm, Predicate, ReferenceObject, ReferenceObjectArg, Span, SpecialReference,
+    SpecialReferenceObject, Triple, WhereClause, WhereItem,
+};
 use crate::world::Block;
 use crate::world::rules::kinds::{ITEM_KINDS, MOB_KINDS};
 
@@ -62,10 +64,8 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
     if !singular.into_iter().flatten().any(|c| MOB_KINDS.contains(&c)) {
         return None;
     }
-    let json = json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "SPAWN",
-        "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [start, start]]}]}},
-            "text_span": [0, [1, start]]}}]});
-    validate_json(text, &json.to_string()).ok()
+    let spawn = Action { reference_object: Some(named(Span::word(start), Span::new(1, start))), ..Action::new(ActionType::Spawn) };
+    super::checked(text, LogicalForm::command(vec![spawn]))
 }
 
 /// The form for a line that only asks for an item, if it is one.
@@ -80,11 +80,21 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     if start >= end || !is_item(&words[start..end]) {
         return None;
     }
-    let json = json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "GET",
-        "receiver": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}},
-        "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [start, end - 1]]}]}},
-            "text_span": [0, [first, end - 1]]}}]});
-    validate_json(text, &json.to_string()).ok()
+    let speaker = SpecialReferenceObject { fixed_value: Some(FixedReference::Speaker), coordinates_span: None };
+    let receiver = ReferenceObject { special_reference: Some(SpecialReference::Object(speaker)), ..ReferenceObject::default() };
+    let get = Action {
+        receiver: Some(Endpoint { reference_object: Some(Box::new(receiver)), location: None }),
+        reference_object: Some(named(Span::new(start, end - 1), Span::new(first, end - 1))),
+        ..Action::new(ActionType::Get)
+    };
+    super::checked(text, LogicalForm::command(vec![get]))
+}
+
+/// A thing found by its name (`name`), said in the words `said`.
+fn named(name: Span, said: Span) -> ReferenceObjectArg {
+    let clause = WhereClause::And(vec![WhereItem::Triple(Triple::new(Predicate::HasName, name))]);
+    let filters = Filters { where_clause: Some(clause), ..Filters::default() };
+    ReferenceObjectArg::Object(Box::new(ReferenceObject { filters: Some(filters), text_span: Some(said), ..ReferenceObject::default() }))
 }
 
 #[cfg(test)]

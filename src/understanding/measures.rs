@@ -9,17 +9,14 @@
 
 use std::ops::Range;
 
-use serde_json::{Value, json};
-
-use super::form_json::{set_triples, span, triples};
 use crate::lexicon::{Class, Dimension, lexicon};
-use crate::logical_form::RelativeDirection;
+use crate::logical_form::{Action, Predicate, RelativeDirection, Schematic, Selector, SelectorArg, Span, TextValue, Triple, WhereItem};
 use crate::schematics::numbers::read_number;
 
 /// A measure read from the words, with the words it covers (the number and its measure word).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Measure {
-    pub predicate: &'static str,
+    pub predicate: Predicate,
     pub value: i64,
     pub words: Range<usize>,
     /// Words that belong to the measure without being its number ("by", "x", "blocks" in "3 by
@@ -35,7 +32,7 @@ fn is_unit(w: &str) -> bool {
 /// A measure word after its number ("5 high", "3 deep"): the lexicon's `[dimensions]`, less the
 /// size words, which only come before theirs ("sides of 4"), and less "up": in a step's words
 /// "5 blocks up" says where, not how tall (inside a shape's own words it is a height).
-fn measure_word(w: &str) -> Option<&'static str> {
+fn measure_word(w: &str) -> Option<Predicate> {
     if lexicon().relative(w) == Some(RelativeDirection::Up) {
         return None;
     }
@@ -43,7 +40,7 @@ fn measure_word(w: &str) -> Option<&'static str> {
 }
 
 /// Nouns that may come before their number: "height of 5", "radius 3" (`[measure_nouns]`).
-fn leading_noun(w: &str) -> Option<&'static str> {
+fn leading_noun(w: &str) -> Option<Predicate> {
     lexicon().is(Class::MeasureNoun, w).then(|| lexicon().dimension(w).map(Dimension::predicate)).flatten()
 }
 
@@ -91,8 +88,8 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
             break;
         }
         if chain.len() >= 2 {
-            let names: &[&'static str] =
-                if upright { &["has_length", "has_height", "has_thickness"] } else { &["has_width", "has_length", "has_height"] };
+            use Predicate::{HasHeight, HasLength, HasThickness, HasWidth};
+            let names = if upright { [HasLength, HasHeight, HasThickness] } else { [HasWidth, HasLength, HasHeight] };
             let all = i..j;
             for ((v, words), p) in chain.into_iter().zip(names) {
                 found.push(Measure { predicate: p, value: v, words, glue: all.clone() });
@@ -122,59 +119,62 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
     found
 }
 
-const MEASURE_PREDICATES: &[&str] = &["has_height", "has_width", "has_length", "has_depth", "has_thickness", "has_radius"];
+const MEASURE_PREDICATES: &[Predicate] =
+    &[Predicate::HasHeight, Predicate::HasWidth, Predicate::HasLength, Predicate::HasDepth, Predicate::HasThickness, Predicate::HasRadius];
 
-/// The shape words of a schematic's JSON (its `has_name` triples), to choose how "A by B" reads.
-fn is_upright(schematic: &Value, tokens: &[String]) -> bool {
-    triples(schematic).iter().any(|t| {
-        t.get("pred_text").and_then(Value::as_str) == Some("has_name")
-            && t.get("obj_text").and_then(span).is_some_and(|r| tokens.get(r).is_some_and(|w| w.iter().any(|x| lexicon().is(Class::Upright, x))))
+/// Is the schematic's shape upright (a wall, a fence), by its `has_name` words? It chooses how
+/// "A by B" reads.
+fn is_upright(schematic: &Schematic, tokens: &[String]) -> bool {
+    schematic.and_items().iter().any(|i| {
+        matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasName
+            && t.obj_span().is_some_and(|s| s.words(tokens).iter().any(|x| lexicon().is(Class::Upright, x))))
     })
 }
 
-/// Writes the measures said in `step` into an action's schematic (JSON), replacing the measure
-/// triples the parser guessed and cutting the measured words out of any other triple ("4 x 4 x 4
-/// gold" as a colour becomes "gold"). Returns the measures written.
-pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> Vec<Measure> {
-    let Some(schematic) = action.get_mut("schematic") else { return Vec::new() };
+/// Writes the measures said in `step` into an action's schematic, replacing the measure triples
+/// the parser guessed and cutting the measured words out of any other triple ("4 x 4 x 4 gold"
+/// as a colour becomes "gold"). Returns the measures written.
+pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec<Measure> {
+    let Some(schematic) = action.schematic.as_mut() else { return Vec::new() };
     let upright = is_upright(schematic, tokens);
     let measures = read(tokens, step, upright);
     if measures.is_empty() {
         return measures;
     }
     let claimed = |k: usize| measures.iter().any(|m| m.words.contains(&k) || m.glue.contains(&k));
-    let mut kept: Vec<Value> = Vec::new();
-    for mut t in triples(schematic) {
-        let pred = t.get("pred_text").and_then(Value::as_str).unwrap_or("").to_string();
-        if MEASURE_PREDICATES.contains(&pred.as_str()) {
-            continue;
-        }
-        if let Some(r) = t.get("obj_text").and_then(span) {
-            let words: Vec<usize> = r.filter(|k| !claimed(*k)).collect();
-            // The span's words that are not measured, if they still form one run.
-            match (words.first(), words.last()) {
-                (Some(&a), Some(&b)) if b + 1 - a == words.len() => t["obj_text"] = json!([0, [a, b]]),
-                (None, _) | (_, None) => continue,
-                _ => {}
-            }
-            if pred == "has_size" && words.iter().all(|k| read_number(tokens, *k).is_some()) {
+    let mut kept: Vec<WhereItem> = Vec::new();
+    for mut item in schematic.and_items() {
+        if let WhereItem::Triple(t) = &mut item {
+            if MEASURE_PREDICATES.contains(&t.pred_text) {
                 continue;
             }
+            if let Some(s) = t.obj_span() {
+                let words: Vec<usize> = s.range().filter(|k| !claimed(*k)).collect();
+                // The span's words that are not measured, if they still form one run.
+                match (words.first(), words.last()) {
+                    (Some(&a), Some(&b)) if b + 1 - a == words.len() => t.obj_text = Some(TextValue::Span(Span::new(a, b))),
+                    (None, _) | (_, None) => continue,
+                    _ => {}
+                }
+                if t.pred_text == Predicate::HasSize && words.iter().all(|k| read_number(tokens, *k).is_some()) {
+                    continue;
+                }
+            }
         }
-        kept.push(t);
+        kept.push(item);
     }
     for m in &measures {
-        kept.push(json!({"pred_text": m.predicate, "obj_text": [0, [m.words.start, m.words.end - 1]]}));
+        kept.push(WhereItem::Triple(Triple::new(m.predicate, Span::new(m.words.start, m.words.end - 1))));
     }
-    set_triples(schematic, kept);
+    schematic.set_and_items(kept);
     measures
 }
 
 /// "build 2 towers", "make three cubes": a number right before a plural shape is how many to
 /// build, never a size. Written as the schematic's selector (the annotations' convention), with
 /// any measure the parser hung on the number taken off. Returns whether the form changed.
-pub fn count(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool {
-    let Some(schematic) = action.get_mut("schematic") else { return false };
+pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
+    let Some(schematic) = action.schematic.as_mut() else { return false };
     let end = step.end.min(tokens.len());
     let found = (step.start..end).find_map(|k| {
         let (v, n) = read_number(&tokens[..end], k)?;
@@ -184,26 +184,40 @@ pub fn count(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool 
         ((2..=10).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))
     });
     let Some((k, n)) = found else { return false };
-    if schematic.pointer("/filters/selector").is_some() {
+    if schematic.filters.as_ref().is_some_and(|f| f.selector.is_some()) {
         return false;
     }
-    let kept: Vec<Value> = triples(schematic)
+    let kept: Vec<WhereItem> = schematic
+        .and_items()
         .into_iter()
-        .filter(|t| !t.get("obj_text").and_then(span).is_some_and(|r| r.contains(&k)))
+        .filter(|i| !matches!(i, WhereItem::Triple(t) if t.obj_span().is_some_and(|s| s.range().contains(&k))))
         .collect();
-    let Some(filters) = set_triples(schematic, kept) else { return false };
-    filters["selector"] = json!({"ordinal": [0, [k, k + n - 1]], "return_quantity": "RANDOM"});
+    let selector = Selector {
+        ordinal: Some(crate::logical_form::Ordinal::Span(Span::new(k, k + n - 1))),
+        return_quantity: Some(crate::logical_form::ReturnQuantity::Kind(crate::logical_form::QuantityKind::Random)),
+        ..Selector::default()
+    };
+    schematic.set_and_items(kept).selector = Some(SelectorArg::Selector(Box::new(selector)));
     true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
+
+    fn act(v: Value) -> Action {
+        serde_json::from_value(v).expect("an action")
+    }
+
+    fn val(a: &Action) -> Value {
+        serde_json::to_value(a).expect("json")
+    }
     use crate::logical_form::tokenize;
 
     fn said(text: &str, upright: bool) -> Vec<(&'static str, i64)> {
         let t = tokenize(text);
-        read(&t, 0..t.len(), upright).into_iter().map(|m| (m.predicate, m.value)).collect()
+        read(&t, 0..t.len(), upright).into_iter().map(|m| (m.predicate.as_str(), m.value)).collect()
     }
 
     #[test]
@@ -225,33 +239,33 @@ mod tests {
     fn the_form_gets_the_measures_and_loses_the_wrong_ones() {
         let text = "build a brick wall 20 blocks long and 5 high here";
         let t = tokenize(text);
-        let mut action = json!({"action_type": "BUILD", "schematic": {"text_span": [0, [2, 3]], "filters": {"where_clause": {"AND": [
+        let mut action = act(json!({"action_type": "BUILD", "schematic": {"text_span": [0, [2, 3]], "filters": {"where_clause": {"AND": [
             {"pred_text": "has_name", "obj_text": [0, [3, 3]]}, {"pred_text": "has_block_type", "obj_text": [0, [2, 2]]},
-            {"pred_text": "has_height", "obj_text": [0, [4, 6]]}]}}}});
+            {"pred_text": "has_height", "obj_text": [0, [4, 6]]}]}}}}));
         let m = repair(&mut action, &t, 0..t.len());
         assert_eq!(m.len(), 2);
-        let clause = action.pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
+        let clause = val(&action).pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
         assert!(clause.contains(r#"{"obj_text":[0,[4,6]],"pred_text":"has_length"}"#), "{clause}");
         assert!(clause.contains(r#"{"obj_text":[0,[8,9]],"pred_text":"has_height"}"#), "{clause}");
         assert!(!clause.contains(r#"[0,[4,6]],"pred_text":"has_height""#), "{clause}");
-        assert_eq!(action.pointer("/schematic/text_span").unwrap(), &json!([0, [2, 3]]));
+        assert_eq!(val(&action).pointer("/schematic/text_span").unwrap(), &json!([0, [2, 3]]));
     }
 
     #[test]
     fn a_number_before_a_plural_shape_is_a_count() {
         let t = tokenize("build 2 towers");
-        let mut action = json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
-            {"pred_text": "has_name", "obj_text": [0, [2, 2]]}, {"pred_text": "has_height", "obj_text": [0, [1, 1]]}]}}}});
+        let mut action = act(json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
+            {"pred_text": "has_name", "obj_text": [0, [2, 2]]}, {"pred_text": "has_height", "obj_text": [0, [1, 1]]}]}}}}));
         assert!(count(&mut action, &t, 0..t.len()));
-        let f = action.pointer("/schematic/filters").unwrap().to_string();
+        let f = val(&action).pointer("/schematic/filters").unwrap().to_string();
         assert!(f.contains(r#""ordinal":[0,[1,1]]"#) && !f.contains("has_height"), "{f}");
         for line in ["build a red cube 10 blocks east of here", "make a line 8 blocks long"] {
             let t = tokenize(line);
-            let mut action = json!({"action_type": "BUILD", "schematic": {}});
+            let mut action = act(json!({"action_type": "BUILD", "schematic": {}}));
             assert!(!count(&mut action, &t, 0..t.len()), "{line}");
         }
         let t = tokenize("build a tower 2 high");
-        let mut action = json!({"action_type": "BUILD", "schematic": {}});
+        let mut action = act(json!({"action_type": "BUILD", "schematic": {}}));
         assert!(!count(&mut action, &t, 0..t.len()));
     }
 
@@ -259,17 +273,17 @@ mod tests {
     fn measured_words_leave_other_triples() {
         let text = "build a 4 x 4 x 4 gold cube";
         let t = tokenize(text);
-        let mut action = json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
-            {"pred_text": "has_name", "obj_text": [0, [8, 8]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 7]]}]}}}});
+        let mut action = act(json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
+            {"pred_text": "has_name", "obj_text": [0, [8, 8]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 7]]}]}}}}));
         repair(&mut action, &t, 0..t.len());
-        let clause = action.pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
+        let clause = val(&action).pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
         assert!(clause.contains(r#"{"obj_text":[0,[7,7]],"pred_text":"has_colour"}"#), "{clause}");
         // "3 by 3 by 3 red": the "by"s go with the measures, leaving the colour.
         let t = tokenize("build a 3 by 3 by 3 red cube");
-        let mut action = json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
-            {"pred_text": "has_name", "obj_text": [0, [8, 8]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 7]]}]}}}});
+        let mut action = act(json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
+            {"pred_text": "has_name", "obj_text": [0, [8, 8]]}, {"pred_text": "has_colour", "obj_text": [0, [2, 7]]}]}}}}));
         repair(&mut action, &t, 0..t.len());
-        let clause = action.pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
+        let clause = val(&action).pointer("/schematic/filters/where_clause/AND").unwrap().to_string();
         assert!(clause.contains(r#"{"obj_text":[0,[7,7]],"pred_text":"has_colour"}"#), "{clause}");
     }
 }

@@ -24,7 +24,6 @@ pub mod details;
 pub mod distance;
 pub mod everyday;
 pub mod exact;
-pub mod form_json;
 pub mod giving;
 pub mod measures;
 pub mod names;
@@ -36,10 +35,9 @@ pub mod step;
 pub mod superlative;
 
 use exact::ExactTable;
-use serde_json::Value;
 use spelling::Speller;
 
-use crate::logical_form::{DialogueType, LogicalForm, normalize, tokenize, validate_json};
+use crate::logical_form::{Action, ActionType, DialogueType, LogicalForm, Span, normalize, tokenize};
 use crate::parser::Parser;
 
 /// Where a form came from.
@@ -88,6 +86,12 @@ pub struct Understanding {
     pub exact: ExactTable,
     pub parser: Option<Box<dyn Parser>>,
     speller: Speller,
+}
+
+/// `form` if it keeps the contract for `text` (spans inside the words, keys that belong
+/// together): a rule's typed form is checked once, here, before anyone acts on it.
+fn checked(text: &str, form: LogicalForm) -> Option<LogicalForm> {
+    crate::logical_form::validate(text, &form).ok().map(|()| form)
 }
 
 /// "x=10 y=5 z=-5", "x: 10, y: 5, z: -5": coordinates with their axis names, as the three numbers
@@ -338,9 +342,7 @@ impl Understanding {
         if (p.confidence <= whole.confidence && !over_chat) || p.lf.dialogue_type != DialogueType::HumanGiveCommand {
             return whole;
         }
-        let mut v = p.lf.to_json_value();
-        form_json::shift_spans(&mut v, core.start);
-        let Ok(lf) = validate_json(text, &v.to_string()) else { return whole };
+        let Some(lf) = checked(text, crate::logical_form::shifted(&p.lf, core.start)) else { return whole };
         p.lf = lf;
         for c in &mut p.choices {
             c.words = c.words.map(|(a, b)| (a + core.start, b + core.start));
@@ -357,28 +359,29 @@ impl Understanding {
             return None;
         }
         let lx = crate::lexicon::lexicon();
-        let (cut, location) = coreference::cut(&tokens, |w| lx.verb(w).map(|a| a.as_str()).or(lx.is(crate::lexicon::Class::StepVerb, w).then_some("BUILD")))?;
+        let (cut, location) = coreference::cut(&tokens, |w| lx.verb(w).or(lx.is(crate::lexicon::Class::StepVerb, w).then_some(ActionType::Build)))?;
         // A walk has nothing but its place: "go over to it", "go stand on top of it".
-        if location.get("reference_object").is_some() && lx.verb(&tokens[0]) == Some(crate::logical_form::ActionType::Move) {
-            let v = serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": location}]});
-            let lf = validate_json(text, &v.to_string()).ok()?;
+        if location.reference_object.is_some() && lx.verb(&tokens[0]) == Some(ActionType::Move) {
+            let mut walk = Action::new(ActionType::Move);
+            walk.set_location(location);
+            let lf = checked(text, LogicalForm::command(vec![walk]))?;
             return Some(Reading { text: text.to_string(), lf, confidence: 1.0, source: Source::Known, fixes: Vec::new() });
         }
         let rest: Vec<&str> = tokens.iter().enumerate().filter(|(k, _)| !cut.contains(k)).map(|(_, w)| w.as_str()).collect();
         let rest = rest.join(" ");
         let parsed = self.parse_core(&rest, self.parser.as_ref()?.parse(&rest));
-        let kind = parsed.lf.actions().first().map(|a| a.action_type.as_str());
+        let kind = parsed.lf.actions().first().map(|a| a.action_type);
         if parsed.lf.dialogue_type != DialogueType::HumanGiveCommand
             || parsed.lf.actions().len() != 1
-            || !matches!(kind, Some("BUILD" | "MOVE" | "DIG" | "SPAWN"))
+            || !matches!(kind, Some(ActionType::Build | ActionType::Move | ActionType::Dig | ActionType::Spawn))
         {
             return None;
         }
-        let mut v = parsed.lf.to_json_value();
-        form_json::shift_spans_from(&mut v, cut.start, cut.len());
-        let action = v.pointer_mut("/action_sequence/0")?;
-        action["location"] = location;
-        let lf = validate_json(text, &v.to_string()).ok()?;
+        // The words cut out go back: the spans after them move on.
+        let put_back = |i: usize| if i >= cut.start { i + cut.len() } else { i };
+        let mut action = crate::logical_form::map_spans(&parsed.lf.actions()[0], |s| Some(Span::new(put_back(s.start), put_back(s.end))))?;
+        action.set_location(location);
+        let lf = checked(text, LogicalForm::command(vec![action]))?;
         let mut r = self.measured(Reading { text: text.to_string(), lf, confidence: parsed.confidence, source: Source::Parser, fixes: Vec::new() }).0;
         // The place came from the words, and so do colours and materials (`details`): the
         // parser's confidence is about the rest.
@@ -413,8 +416,8 @@ impl Understanding {
         }
         let tokens = tokenize(&r.text);
         let steps = sequence::steps(&tokens);
-        let mut v = r.lf.to_json_value();
-        let Some(actions) = v.get_mut("action_sequence").and_then(Value::as_array_mut) else { return (r, covered, false) };
+        let mut lf = r.lf.clone();
+        let Some(actions) = lf.action_sequence.as_mut() else { return (r, covered, false) };
         let n = actions.len();
         let mut changed = false;
         let mut located = false;
@@ -437,8 +440,8 @@ impl Understanding {
             covered.extend(found.into_iter().flat_map(|m| m.words));
         }
         if changed {
-            match validate_json(&r.text, &v.to_string()) {
-                Ok(lf) => r.lf = lf,
+            match crate::logical_form::validate(&r.text, &lf) {
+                Ok(()) => r.lf = lf,
                 Err(e) => {
                     tracing::debug!(?e, "measures left out: the repaired form did not validate");
                     covered.clear();
@@ -454,20 +457,12 @@ impl Understanding {
 /// from the words instead: the measure predicates, spans over measured words, and the brackets
 /// that decided how many triples there are.
 fn confidence_without(choices: &[crate::parser::decode::Choice], measured: &[usize], located: bool) -> f32 {
-    const MEASURE_TOKENS: &[&str] = &[
-        "v:has_width", "v:has_height", "v:has_length", "v:has_depth", "v:has_thickness", "v:has_radius", "v:has_size",
-        "v:has_colour", "v:has_block_type", "{", "}", "[", "]",
-    ];
-    // When the location was read from the words too, the parser's choices about it go as well.
-    const LOCATION_TOKENS: &[&str] = &[
-        "k:location", "k:reference_object", "k:special_reference", "k:relative_direction", "k:steps", "k:fixed_value",
-        "k:contains_coreference", "k:has_measure", "k:text_span", "v:SPEAKER", "v:AGENT", "v:FRONT", "v:BACK", "v:LEFT",
-        "v:RIGHT", "v:UP", "v:DOWN", "v:AWAY", "v:NEAR", "v:INSIDE", "v:BETWEEN", "v:OUTSIDE", "v:AROUND", "v:yes",
-    ];
+    use crate::parser::decode::About;
     let log: f32 = choices
         .iter()
-        .filter(|c| !MEASURE_TOKENS.contains(&c.token.as_str()))
-        .filter(|c| !(located && LOCATION_TOKENS.contains(&c.token.as_str())))
+        .filter(|c| c.about() != About::Measure)
+        // When the location was read from the words too, the parser's choices about it go as well.
+        .filter(|c| !(located && c.about() == About::Location))
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| measured.contains(&k))))
         .map(|c| c.log_prob)
         .sum();

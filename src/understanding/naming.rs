@@ -4,10 +4,10 @@
 //! is a thing or the spot the player stands on is the interpreter's call: "this place", "this
 //! spot" name a place.)
 
-use serde_json::{Value, json};
-
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{LogicalForm, validate_json};
+use crate::logical_form::{
+    Coreference, DialogueType, Filters, LogicalForm, MemoryData, MemoryType, Predicate, Span, Triple, Upsert, WhereClause, WhereItem,
+};
 use crate::world::blocks::canonical_colour;
 
 /// An article or "as" before a name ("call it *the* castle", "remember this *as* home").
@@ -28,14 +28,14 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     let pointing = lx.is(Class::Pointing, at(i + 1));
     let (filters, name_start) = if i == 0 && lx.is(Class::Pointing, at(i)) && matches!(at(i + 1), "'s" | "is") {
         // "that's the tower of doom", "this is my house"
-        (json!({"contains_coreference": "yes"}), i + 2)
+        (this(), i + 2)
     } else if lx.is(Class::RememberVerb, at(i)) && pointing && lx.is(Class::PlaceWord, at(i + 2)) {
         // "remember this place as home", "mark this spot as base", "save this location as camp"
-        (json!({"contains_coreference": "yes"}), i + 3)
+        (this(), i + 3)
     } else if lx.is(Class::CallVerb, at(i)) && pointing {
         // "name this tower bob": a shape word after "this" is the thing, not the name.
         let skip = usize::from(w.len() > i + 3 && crate::schematics::is_known_shape(w[i + 2]));
-        (json!({"contains_coreference": "yes"}), i + 2 + skip)
+        (this(), i + 2 + skip)
     } else if lx.is(Class::CallVerb, at(i)) && at(i + 1) == "the" {
         // "call the red tower the lighthouse": the thing runs to the next "the"/"as"; with
         // neither, to its shape word ("call the blue tower lighthouse").
@@ -47,15 +47,13 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         if thing.is_empty() || end + lead >= w.len() {
             return None;
         }
-        let mut triples: Vec<Value> = Vec::new();
-        for k in thing.clone() {
-            if canonical_colour(w[k]).is_some() {
-                triples.push(json!({"pred_text": "has_colour", "obj_text": [0, [k, k]]}));
-            }
-        }
-        let last = thing.end - 1;
-        triples.push(json!({"pred_text": "has_name", "obj_text": [0, [last, last]]}));
-        (json!({"where_clause": {"AND": triples}}), end)
+        let mut triples: Vec<WhereItem> = thing
+            .clone()
+            .filter(|k| canonical_colour(w[*k]).is_some())
+            .map(|k| WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k))))
+            .collect();
+        triples.push(WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(thing.end - 1))));
+        (Filters { where_clause: Some(WhereClause::And(triples)), ..Filters::default() }, end)
     } else {
         return None;
     };
@@ -70,9 +68,15 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     if start >= w.len() || w.len() - start > 5 || w[start..].iter().any(|x| lx.is(Class::NameBreaker, x)) {
         return None;
     }
-    let json = json!({"dialogue_type": "PUT_MEMORY", "filters": filters,
-        "upsert": {"memory_data": {"memory_type": "TRIPLE", "triples": [{"pred_text": "has_tag", "obj_text": [0, [start, w.len() - 1]]}]}}});
-    validate_json(text, &json.to_string()).ok()
+    let tag = Triple::new(Predicate::HasTag, Span::new(start, w.len() - 1));
+    let upsert = Upsert { memory_data: MemoryData { memory_type: MemoryType::Triple, triples: Some(vec![tag]), reward_value: None } };
+    let form = LogicalForm { filters: Some(filters), upsert: Some(upsert), ..LogicalForm::new(DialogueType::PutMemory) };
+    super::checked(text, form)
+}
+
+/// What "this", "it" or "that" points at.
+fn this() -> Filters {
+    Filters { contains_coreference: Some(Coreference::Yes), ..Filters::default() }
 }
 
 #[cfg(test)]

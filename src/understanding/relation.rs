@@ -6,56 +6,62 @@
 
 use std::ops::Range;
 
-use serde_json::{Value, json};
-
 use crate::lexicon::{Class, lexicon};
+use crate::logical_form::{Action, ActionType, RelativeDirection, Spans, covered};
 
 /// The relation said in `step`, with its words: the first phrase of the lexicon's `[relations]`
 /// found (the longest at its place: "on the top of" before "on").
-fn said(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, &'static str)> {
+fn said(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, RelativeDirection)> {
     let end = step.end.min(tokens.len());
     (step.start..end).find_map(|k| {
         let (dir, n) = lexicon().relation_at(&tokens[..end], k)?;
-        Some((k..k + n, dir.as_str()))
+        Some((k..k + n, dir))
     })
 }
 
 /// Writes the relation the words say into the action's location when the parser found the
 /// thing(s) it relates to. Returns whether it did.
-pub fn repair(action: &mut Value, tokens: &[String], step: Range<usize>) -> bool {
-    let kind = action.get("action_type").and_then(Value::as_str).unwrap_or("");
-    if !matches!(kind, "BUILD" | "MOVE" | "DIG" | "SPAWN" | "FILL") {
+pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
+    use ActionType::{Build, Dig, Fill, Move, Spawn};
+    let kind = action.action_type;
+    if !matches!(kind, Build | Move | Dig | Spawn | Fill) {
         return false;
     }
     // A build the parser gave nothing to build, or a thing "found" by a pronoun's word ("on top
     // of it" read as a thing named "it"), is a parse gone wrong: its confidence stays as it is.
-    if kind == "BUILD" && action.get("schematic").is_none() {
+    if kind == Build && action.schematic.is_none() {
         return false;
     }
     let Some((_, dir)) = said(tokens, step) else { return false };
-    let mut spans = Vec::new();
-    if let Some(loc) = action.get("location") {
-        super::form_json::covered(loc, super::form_json::Spans::Pointed, &mut spans);
-    }
+    let spans = action.location.as_ref().map(|l| covered(l, Spans::Pointed)).unwrap_or_default();
     if spans.iter().any(|&k| tokens.get(k).is_some_and(|w| lexicon().is(Class::Pointing, w))) {
         return false;
     }
-    let Some(loc) = action.get_mut("location").and_then(Value::as_object_mut) else { return false };
-    let found = if dir == "BETWEEN" {
-        loc.get("reference_object_1").is_some() && loc.get("reference_object_2").is_some()
+    let Some(loc) = action.location_mut() else { return false };
+    let found = if dir == RelativeDirection::Between {
+        loc.reference_object_1.is_some() && loc.reference_object_2.is_some()
     } else {
-        loc.get("reference_object").and_then(|r| r.get("filters")).is_some()
+        loc.reference_object.as_ref().is_some_and(|r| r.filters.is_some())
     };
     if !found {
         return false;
     }
-    loc.insert("relative_direction".into(), json!(dir));
+    loc.relative_direction = Some(dir);
     true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
+
+    fn act(v: Value) -> Action {
+        serde_json::from_value(v).expect("an action")
+    }
+
+    fn val(a: &Action) -> Value {
+        serde_json::to_value(a).expect("json")
+    }
     use crate::logical_form::tokenize;
 
     fn thing() -> Value {
@@ -65,26 +71,26 @@ mod tests {
     #[test]
     fn the_words_say_the_relation_when_the_thing_was_found() {
         let t = tokenize("put a red cube on top of the stone tower");
-        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": thing()});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": thing()}));
         assert!(repair(&mut a, &t, 0..t.len()));
-        assert_eq!(a["location"]["relative_direction"], json!("UP"));
+        assert_eq!(val(&a)["location"]["relative_direction"], json!("UP"));
         let t = tokenize("build a yellow cube next to the red cube");
-        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": {"relative_direction": "LEFT", "reference_object": thing()["reference_object"]}});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": {"relative_direction": "LEFT", "reference_object": thing()["reference_object"]}}));
         assert!(repair(&mut a, &t, 0..t.len()));
-        assert_eq!(a["location"]["relative_direction"], json!("NEAR"));
+        assert_eq!(val(&a)["location"]["relative_direction"], json!("NEAR"));
         // A thing "named" by a pronoun, or a build with nothing to build: left as it is.
         let t = tokenize("put a small glass dome on top of it");
         let it = json!({"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [8, 8]]}]}}}});
-        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": it.clone()});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": it.clone()}));
         assert!(!repair(&mut a, &t, 0..t.len()));
-        let mut a = json!({"action_type": "BUILD", "location": thing()});
+        let mut a = act(json!({"action_type": "BUILD", "location": thing()}));
         assert!(!repair(&mut a, &t, 0..t.len()));
         let t = tokenize("build a yellow cube next to the red cube");
         // No thing found, or nothing said: left to the parser.
-        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}}});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}}}));
         assert!(!repair(&mut a, &t, 0..t.len()));
         let t = tokenize("build a red cube here");
-        let mut a = json!({"action_type": "BUILD", "schematic": {}, "location": thing()});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": thing()}));
         assert!(!repair(&mut a, &t, 0..t.len()));
     }
 }

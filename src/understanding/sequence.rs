@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{DialogueType, LogicalForm, validate_json};
+use crate::logical_form::{DialogueType, LogicalForm};
 
 /// Does the "and" at `i` start a new step: "and come here", "and a blue one", "and 2 cows" (but
 /// not "and 3 high", a measure)?
@@ -63,17 +63,15 @@ pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
         if lf.dialogue_type != DialogueType::HumanGiveCommand {
             return None;
         }
-        let mut v = lf.to_json_value();
-        super::form_json::shift_spans(&mut v, *offset);
-        actions.extend(v.get("action_sequence")?.as_array()?.iter().cloned());
+        actions.extend(lf.action_sequence.as_ref()?.iter().map(|a| crate::logical_form::shifted(a, *offset)));
     }
-    let joined = serde_json::json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": actions});
-    validate_json(text, &joined.to_string()).ok()
+    super::checked(text, LogicalForm::command(actions))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logical_form::validate_json;
     use crate::logical_form::tokenize;
 
     fn cut(text: &str) -> Vec<String> {

@@ -8,13 +8,11 @@
 
 use std::ops::Range;
 
-use serde_json::{Value, json};
-
-use super::form_json::{Spans, covered, span};
 use super::sequence;
 use crate::lexicon::{Class, Group, lexicon};
 use crate::logical_form::{
-    Amount, DanceName, Deixis, Details, DialogueType, Heading, LogicalForm, SaidOffset, StepForm, tokenize, validate_json,
+    Action, Amount, DanceName, Deixis, Details, DialogueType, Heading, LogicalForm, SaidOffset, Span, Spans, StepForm, covered, map_spans,
+    tokenize,
 };
 
 /// One step of a line: its form (one action, or a naming) and its words with their details.
@@ -50,16 +48,12 @@ pub fn split_with(text: &str, lf: &LogicalForm, naming: impl Fn(&str) -> Option<
     }
     let tokens = tokenize(text);
     let ranges = sequence::steps(&tokens);
-    let v = lf.to_json_value();
-    let Some(actions) = v.get("action_sequence").and_then(Value::as_array) else { return vec![Step::whole(text, lf.clone())] };
+    let actions = lf.actions();
     let n = actions.len();
     let mut steps: Vec<(usize, Step)> = Vec::new();
     let mut used = vec![false; ranges.len()];
     for (i, action) in actions.iter().enumerate() {
-        let mut form = json!({"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [action.clone()]});
-        if let Some(c) = v.get("remove_condition") {
-            form["remove_condition"] = c.clone();
-        }
+        let form = LogicalForm { remove_condition: lf.remove_condition.clone(), ..LogicalForm::command(vec![action.clone()]) };
         let local = step_index(action, i, &ranges, n).and_then(|k| {
             // A step without a verb borrowed the one before, standing on the connector's place.
             let r = &ranges[k];
@@ -72,9 +66,9 @@ pub fn split_with(text: &str, lf: &LogicalForm, naming: impl Fn(&str) -> Option<
                 steps.push((k, step));
             }
             // Spans across steps: this action keeps the whole line's words.
-            None => match validate_json(text, &form.to_string()) {
-                Ok(lf) => steps.push((usize::MAX, Step { lf, form: form_of(&tokens) })),
-                Err(_) => return vec![Step::whole(text, lf.clone())],
+            None => match super::checked(text, form) {
+                Some(lf) => steps.push((usize::MAX, Step { lf, form: form_of(&tokens) })),
+                None => return vec![Step::whole(text, lf.clone())],
             },
         }
     }
@@ -91,13 +85,10 @@ pub fn split_with(text: &str, lf: &LogicalForm, naming: impl Fn(&str) -> Option<
 }
 
 /// The form of one action over the words of `range` alone, if its spans all fall there.
-fn local_form(form: &Value, tokens: &[String], range: &Range<usize>) -> Option<Step> {
-    let mut form = form.clone();
+fn local_form(form: &LogicalForm, tokens: &[String], range: &Range<usize>) -> Option<Step> {
     let words = &tokens[range.clone()];
-    if !rebase(&mut form, range) {
-        return None;
-    }
-    let lf = validate_json(&words.join(" "), &form.to_string()).ok()?;
+    let inside = |s: Span| (s.start >= range.start && s.end < range.end).then(|| Some(Span::new(s.start - range.start, s.end.checked_sub(range.start)?))).flatten();
+    let lf = super::checked(&words.join(" "), map_spans(form, inside)?)?;
     Some(Step { lf, form: form_of(words) })
 }
 
@@ -107,33 +98,16 @@ fn form_of(words: &[String]) -> StepForm {
 
 /// The step of action `i` of `n`: the one at its place when the line has a step per action,
 /// else the step its spans fall in; `None` when they fall in several.
-fn step_index(action: &Value, i: usize, ranges: &[Range<usize>], n: usize) -> Option<usize> {
+fn step_index(action: &Action, i: usize, ranges: &[Range<usize>], n: usize) -> Option<usize> {
     if ranges.len() == n {
         return Some(i);
     }
-    let mut words = Vec::new();
-    covered(action, Spans::Pointed, &mut words);
-    covered(action, Spans::Phrases, &mut words);
+    let mut words = covered(action, Spans::Pointed);
+    words.extend(covered(action, Spans::Phrases));
     let (Some(lo), Some(hi)) = (words.iter().min(), words.iter().max()) else {
         return (n == 1 && ranges.len() == 1).then_some(0);
     };
     ranges.iter().position(|r| r.contains(lo) && r.contains(hi))
-}
-
-/// Moves every span of `v` to count from `range.start`; false when one lies outside `range`.
-fn rebase(v: &mut Value, range: &Range<usize>) -> bool {
-    if let Some(r) = span(v) {
-        if r.start < range.start || r.end > range.end {
-            return false;
-        }
-        *v = json!([0, [r.start - range.start, r.end - 1 - range.start]]);
-        return true;
-    }
-    match v {
-        Value::Array(items) => items.iter_mut().all(|x| rebase(x, range)),
-        Value::Object(m) => m.values_mut().all(|x| rebase(x, range)),
-        _ => true,
-    }
 }
 
 /// What the lexicon reads in a step's words.
@@ -232,6 +206,7 @@ fn dance_named(meaning: &str, clockwise: bool) -> Option<DanceName> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::logical_form::validate_json;
     use crate::lexicon::Compass;
     use crate::logical_form::{ActionType, RelativeDirection};
 

@@ -3,16 +3,19 @@
 //! annotations hold a handful of superlatives, all inside commands), so a line that is only such
 //! a question is read by rule into a ranked `GET_MEMORY`.
 
-use serde_json::{Value, json};
-
 use crate::lexicon::{Class, Group, lexicon};
-use crate::logical_form::{LogicalForm, validate_json};
+use crate::logical_form::{
+    ArgVal, Attribute, AttributeName, DialogueType, Filters, Fixed, FixedOrdinal, LogicalForm, Ordinal, Output, OutputKind, Polarity, Predicate,
+    Quantity, Ranked, ReturnQuantity, Selector, SelectorArg, Span, Triple, WhereClause, WhereItem,
+};
 
 /// The attribute a superlative ranks by and whether the most or the least wins ("tallest" →
 /// HEIGHT, MAX), from the lexicon's `[superlatives]` ("height max").
-fn rank(word: &str) -> Option<(String, String)> {
+fn rank(word: &str) -> Option<(AttributeName, Polarity)> {
     let (attribute, polarity) = lexicon().meaning(Group::Superlative, word)?.split_once(' ')?;
-    Some((attribute.to_uppercase(), polarity.to_uppercase()))
+    let attribute = AttributeName::ALL.iter().find(|a| a.as_str().eq_ignore_ascii_case(attribute))?;
+    let polarity = Polarity::ALL.iter().find(|p| p.as_str().eq_ignore_ascii_case(polarity))?;
+    Some((*attribute, *polarity))
 }
 
 /// Nouns that name nothing in particular: "the tallest thing" ranks everything built.
@@ -48,18 +51,22 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     if !words[rest_from..].iter().all(|w| is_tail(w) || is_generic(w)) {
         return None;
     }
-    let mut filters = json!({
-        "output": "MEMORY",
-        "selector": {
-            "return_quantity": {"argval": {"polarity": polarity, "quantity": {"attribute": attribute}}},
-            "ordinal": {"fixed_value": "FIRST"}
-        }
-    });
+    let quantity = Quantity { attribute: Some(Attribute::Name(attribute)), location: None };
+    let selector = Selector {
+        return_quantity: Some(ReturnQuantity::Ranked(Ranked { argval: ArgVal { polarity, quantity } })),
+        ordinal: Some(Ordinal::Fixed(Fixed::new(FixedOrdinal::First))),
+        ..Selector::default()
+    };
+    let mut filters = Filters {
+        output: Some(Output::Kind(OutputKind::Memory)),
+        selector: Some(SelectorArg::Selector(Box::new(selector))),
+        ..Filters::default()
+    };
     if let Some((start, end)) = noun.filter(|(s, e)| e > s && !is_generic(&words[*s..*e].join(" "))) {
-        filters["where_clause"] = json!({"AND": [{"pred_text": "has_name", "obj_text": [0, [start, end - 1]]}]});
+        let name = Triple::new(Predicate::HasName, Span::new(start, end - 1));
+        filters.where_clause = Some(WhereClause::And(vec![WhereItem::Triple(name)]));
     }
-    let form: Value = json!({"dialogue_type": "GET_MEMORY", "filters": filters});
-    validate_json(text, &form.to_string()).ok()
+    super::checked(text, LogicalForm { filters: Some(filters), ..LogicalForm::new(DialogueType::GetMemory) })
 }
 
 #[cfg(test)]
