@@ -87,6 +87,14 @@ pub(crate) struct Edit {
     walks: u32,
     passes: u32,
     cleaning: bool,
+    /// Cleanup walks since the scaffold last shrank below its smallest size (`cleanup_least`).
+    cleanup_walks: u32,
+    cleanup_least: usize,
+    /// Cleanup walks go on foot only: walks that pillar up were adding as much scaffold as the
+    /// cleanup took down.
+    on_foot: bool,
+    /// On foot, a scaffold block was broken since the unreachable ones were last tried.
+    broken_this_round: bool,
     /// Why the work failed; the scaffold is taken down before the failure is reported.
     failure: Option<String>,
     pub(crate) report: EditReport,
@@ -95,6 +103,12 @@ pub(crate) struct Edit {
 
 /// Walks in a row that may end without a block placed or broken before the work gives up.
 const MAX_WALKS_WITHOUT_PROGRESS: u32 = 40;
+
+/// Cleanup walks that may leave the scaffold no smaller than it has been before the walks stop
+/// pillaring: a walk up to a high scaffold block can put up as many blocks as the cleanup takes
+/// down, and the two would take turns for ever. On foot, every block broken shrinks the
+/// scaffold for good, so the cleanup ends; what it cannot reach is left and reported.
+const CLEANUP_WALKS_WITHOUT_SHRINKING: u32 = 8;
 
 /// Does `p` still need breaking for target `t`?
 fn needs_break(world: &dyn World, p: Pos, t: Block) -> bool {
@@ -137,6 +151,10 @@ impl Edit {
             walks: 0,
             passes: 0,
             cleaning: false,
+            cleanup_walks: 0,
+            cleanup_least: usize::MAX,
+            on_foot: false,
+            broken_this_round: false,
             failure: None,
             report: EditReport::default(),
             started: false,
@@ -322,22 +340,34 @@ impl Edit {
         self.cleanup_job(ctx)
     }
 
-    /// Cleanup: scaffold still standing, highest first.
+    /// Cleanup: scaffold still standing, pillar by pillar from the top. The highest top comes
+    /// down first; but whatever is within reach from where the agent stands, down to the block
+    /// under its feet, comes down before it walks off: two pillars of one height taken in turns,
+    /// or a pillar left half-way for a higher one, would each need a new pillar to climb back.
     fn cleanup_job(&mut self, ctx: &mut TaskContext) -> Job {
         let scaffold = ctx.limits.scaffold;
         let agent = ctx.world.agent_pos();
-        let top = ctx
-            .scaffold()
-            .iter()
-            .filter(|p| !self.unreachable.contains_key(p))
-            .max_by_key(|p| (p.y, -p.manhattan(agent), **p))
-            .copied();
+        let all = ctx.scaffold();
+        let order = |p: &&Pos| (p.y, -p.manhattan(agent), **p);
+        let tops: Vec<Pos> = all.iter().filter(|p| !self.unreachable.contains_key(p) && !all.contains(&p.up(1))).copied().collect();
+        let highest = tops.iter().max_by_key(order).copied();
+        let here = tops.iter().filter(|p| p.y + 1 >= agent.y && ctx.in_reach(**p)).max_by_key(order).copied();
+        let top = match highest {
+            Some(h) if ctx.in_reach(h) => Some(h),
+            _ => here.or(highest),
+        };
         match top {
             Some(p) if ctx.world.block_at(p) != scaffold => {
                 ctx.forget_scaffold(p);
                 Job::Again
             }
             Some(p) => self.pick(ctx, &[p], "take down the scaffold at"),
+            // On foot, a block broken may open the way to others: once more round them all.
+            None if self.on_foot && self.broken_this_round => {
+                self.broken_this_round = false;
+                self.unreachable.clear();
+                Job::Again
+            }
             None => {
                 self.report.scaffold_left = ctx.scaffold().len();
                 Job::Finished
@@ -445,6 +475,22 @@ impl Edit {
         Job::Wait
     }
 
+    /// Counts a cleanup walk; true once cleanup walks must go on foot (see
+    /// [`CLEANUP_WALKS_WITHOUT_SHRINKING`]).
+    fn cleanup_walk(&mut self, ctx: &TaskContext) -> bool {
+        let left = ctx.scaffold().len();
+        if left < self.cleanup_least {
+            self.cleanup_least = left;
+            self.cleanup_walks = 0;
+        }
+        self.cleanup_walks += 1;
+        if self.cleanup_walks > CLEANUP_WALKS_WITHOUT_SHRINKING && !self.on_foot {
+            tracing::debug!(left, "the scaffold is not shrinking; cleanup walks go on foot");
+            self.on_foot = true;
+        }
+        self.on_foot
+    }
+
     /// Place (`Some(block)`) or break (`None`) at `p`: now if within reach, else walk closer.
     fn act(&mut self, ctx: &mut TaskContext, p: Pos, block: Option<Block>) -> EditStep {
         if block.is_some()
@@ -468,12 +514,18 @@ impl Edit {
                 return self.fail(ctx, why).unwrap_or(EditStep::Step(Step::Continue));
             }
             self.walks += 1;
-            if self.walks > MAX_WALKS_WITHOUT_PROGRESS {
+            // The cleanup has its own bound (see `cleanup_walk`): a finished build is not failed
+            // for the walks its tidying up takes.
+            if self.walks > MAX_WALKS_WITHOUT_PROGRESS && !self.cleaning {
                 let why = format!("I keep walking around without getting to {p}");
                 return self.fail(ctx, why).unwrap_or(EditStep::Step(Step::Continue));
             }
             self.moving_to = Some(p);
-            let options = MoveOptions::working(Some(self.blueprint.clone()));
+            let options = if self.cleaning && self.cleanup_walk(ctx) {
+                MoveOptions::breaking_out()
+            } else {
+                MoveOptions::working(Some(self.blueprint.clone()))
+            };
             let goal = Goal::Reach { target: p, reach: ctx.limits.reach, keep_clear: self.keep_clear.take() };
             let walk = Move::with_goal(goal, options);
             return EditStep::Step(Step::Push(Box::new(walk)));
@@ -500,7 +552,14 @@ impl Edit {
                 }
                 self.stalled = 0;
                 self.walks = 0;
-                self.unreachable.clear();
+                // On foot the scaffold only shrinks, so the unreachable are tried again once a
+                // round (`cleanup_job`), not after every block: that would be a walk for each
+                // of them after each block.
+                if self.on_foot {
+                    self.broken_this_round = true;
+                } else {
+                    self.unreachable.clear();
+                }
             }
             Err(e) => {
                 tracing::debug!(%p, %e, "edit action failed");
