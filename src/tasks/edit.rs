@@ -626,4 +626,31 @@ mod tests {
         assert_eq!(e.targets(), &[(Pos::new(1, 5, 1), block("dirt"))]);
         assert_eq!(e.len(), 1);
     }
+
+    /// Cleanup walks that leave the scaffold no smaller go on foot after a while; a block
+    /// taken down starts the count again.
+    #[test]
+    fn cleanup_walks_go_on_foot_when_the_scaffold_stops_shrinking() {
+        let mut w = EmbeddedWorld::flat();
+        let limits = Limits::default();
+        let (mut changes, mut ledger) = (Vec::new(), crate::tasks::context::Ledger::default());
+        let mut ctx = TaskContext::new(&mut w, &limits, &mut changes, &mut ledger);
+        for y in 5..8 {
+            ctx.place_scaffold(Pos::new(4, y, 4)).unwrap();
+        }
+        let mut e = Edit::new(vec![(Pos::new(9, 5, 9), block("stone"))]);
+        e.cleaning = true;
+        let on_foot: Vec<bool> = (0..=CLEANUP_WALKS_WITHOUT_SHRINKING).map(|_| e.cleanup_walk(&ctx)).collect();
+        assert!(!on_foot[..CLEANUP_WALKS_WITHOUT_SHRINKING as usize].iter().any(|f| *f), "{on_foot:?}");
+        assert!(on_foot[CLEANUP_WALKS_WITHOUT_SHRINKING as usize], "{on_foot:?}");
+        // On foot the rounds end: with every block out of reach and none broken, it finishes.
+        for y in 5..8 {
+            e.unreachable.insert(Pos::new(4, y, 4), "walled off".into());
+        }
+        assert!(matches!(e.cleanup_job(&mut ctx), Job::Finished));
+        assert_eq!(e.report.scaffold_left, 3);
+        // A block broken on foot tries the unreachable once more.
+        e.broken_this_round = true;
+        assert!(matches!(e.cleanup_job(&mut ctx), Job::Again) && e.unreachable.is_empty());
+    }
 }
