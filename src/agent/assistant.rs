@@ -38,9 +38,10 @@ impl Assistant {
         Ok(Assistant::new(Memory::in_memory()?, parser))
     }
 
-    /// Says `line` cleaned: a player's words echoed back carry no escape or hidden character.
+    /// Says `line` cleaned and bounded: a player's words echoed back carry no escape or hidden
+    /// character, and no reply is longer than three chat lines.
     fn say(world: &mut dyn World, line: &str) {
-        let line = crate::safety::text::clean_line(line);
+        let line = crate::safety::text::bounded_reply(&crate::safety::text::clean_line(line));
         if !line.is_empty() {
             world.say(&line);
         }

@@ -52,6 +52,34 @@ pub fn clean_line(raw: &str) -> String {
     out
 }
 
+/// The longest reply the bot sends, in UTF-16 units: three chat messages on a server. A reply
+/// builder summarises its lists ("name1, name2 and 38 more"); this bound holds for any reply,
+/// so no answer, however much the bot remembers, floods a server's chat.
+pub const MAX_REPLY_CHARS: usize = 3 * 256;
+
+/// `line` within [`MAX_REPLY_CHARS`]: cut after the last whole word that fits, with "…".
+pub fn bounded_reply(line: &str) -> String {
+    if utf16_len(line) <= MAX_REPLY_CHARS {
+        return line.to_string();
+    }
+    let mut end = 0;
+    let mut used = 0;
+    let mut last_space = None;
+    for (i, c) in line.char_indices() {
+        // One unit is kept for the ellipsis.
+        if used + c.len_utf16() > MAX_REPLY_CHARS - 1 {
+            break;
+        }
+        used += c.len_utf16();
+        end = i + c.len_utf8();
+        if c == ' ' {
+            last_space = Some(i);
+        }
+    }
+    let cut = last_space.filter(|&s| s > end / 2).unwrap_or(end);
+    format!("{}…", line[..cut].trim_end())
+}
+
 /// The length Minecraft counts a chat message in: UTF-16 code units (an emoji is two).
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
@@ -69,6 +97,16 @@ mod tests {
         }
         assert_eq!(clean_line("§cred§r  and\tplain \n"), "red and plain");
         assert_eq!(clean_line("héllo 🙂 世界"), "héllo 🙂 世界", "visible text stays");
+    }
+
+    #[test]
+    fn a_reply_is_never_longer_than_three_chat_lines() {
+        assert_eq!(bounded_reply("short and sweet"), "short and sweet");
+        let long = "name ".repeat(1000) + "end";
+        let cut = bounded_reply(&long);
+        assert!(utf16_len(&cut) <= MAX_REPLY_CHARS && cut.ends_with("name…"), "{}", utf16_len(&cut));
+        let emoji = "🙂".repeat(1000);
+        assert!(utf16_len(&bounded_reply(&emoji)) <= MAX_REPLY_CHARS);
     }
 
     #[test]
