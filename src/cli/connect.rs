@@ -41,7 +41,7 @@ pub struct ConnectArgs {
     /// Keep the bot's memory in this SQLite file (created if missing) so it survives restarts.
     #[arg(long)]
     pub memory: Option<PathBuf>,
-    /// LLM settings for small talk (default: ./craftmate.toml when it exists).
+    /// Settings: `[llm]` for small talk, `[rules]` for what the owner allows (default: ./craftmate.toml when it exists).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Log in with a Microsoft account; --name is then the account's e-mail (the login is cached
@@ -72,12 +72,14 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     };
     access.trust_system_chat = args.system_chat;
     let llm = super::load_llm(args.config.as_deref())?;
+    let rules = super::load_rules(args.config.as_deref())?;
     let memory = match &args.memory {
         Some(p) => Memory::open(p).map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", p.display()))?,
         None => Memory::in_memory()?,
     };
     let mut bot = Assistant::new(memory, super::parser());
     bot.dialogue.llm = llm;
+    bot.dialogue.rules = rules;
 
     match access.names() {
         None => eprintln!("warning: every player on the server can command the bot (use --allow NAME,... to restrict)"),

@@ -87,6 +87,16 @@ pub fn end_quietly_on_closed_pipe() {
     }
 }
 
+/// The owner's `[rules]`: from --config FILE, else ./craftmate.toml if present, else the defaults.
+pub fn load_rules(config: Option<&std::path::Path>) -> anyhow::Result<craftmate::safety::owner::OwnerRules> {
+    use craftmate::safety::owner::OwnerRules;
+    Ok(match config {
+        Some(p) => OwnerRules::load(p)?,
+        None if std::path::Path::new("craftmate.toml").exists() => OwnerRules::load("craftmate.toml")?,
+        None => OwnerRules::default(),
+    })
+}
+
 /// The optional language model for small talk: --config FILE, else ./craftmate.toml if present.
 pub fn load_llm(config: Option<&std::path::Path>) -> anyhow::Result<Option<(std::sync::Arc<dyn craftmate::llm::Chat>, std::time::Duration)>> {
     let cfg = match config {

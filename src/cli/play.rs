@@ -28,7 +28,7 @@ pub struct PlayArgs {
     /// Keep the bot's memory in this SQLite file (created if missing) so it survives restarts.
     #[arg(long)]
     pub memory: Option<PathBuf>,
-    /// LLM settings for small talk (default: ./craftmate.toml when it exists).
+    /// Settings: `[llm]` for small talk, `[rules]` for what the owner allows (default: ./craftmate.toml when it exists).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Serve the web view (the world in 3D, chat, what the bot understood, tasks, memory) at
@@ -47,6 +47,7 @@ impl Default for PlayArgs {
 pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     let (name, no_colour, memory, config) = (&args.name, args.no_colour, args.memory.as_deref(), args.config.as_deref());
     let llm = super::load_llm(config)?;
+    let rules = super::load_rules(config)?;
     let interactive = std::io::stdin().is_terminal();
     let colour = !no_colour && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // Fail early and clearly on a bad memory file, before the session starts.
@@ -64,6 +65,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             Ok(m) => {
                 let mut a = Assistant::new(m, super::parser());
                 a.dialogue.llm = llm.clone();
+                a.dialogue.rules = rules;
                 Box::new(a) as Box<dyn Bot>
             }
             Err(e) => {

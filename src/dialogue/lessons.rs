@@ -89,9 +89,11 @@ impl DialogueManager {
             });
         }
         self.note(Outcome::Answered);
-        let taught = cx.memory.all_learned().unwrap_or_default();
+        // A player hears their own lessons; everyone's when the owner shares them.
+        let taught = if self.rules.share_lessons { cx.memory.all_learned() } else { cx.memory.learned_by(cx.speaker) }.unwrap_or_default();
         let said: Vec<String> = taught.iter().rev().take(LISTED).map(|l| format!("\"{}\" means \"{}\"", l.key, l.text)).collect();
         Some(match taught.len() {
+            0 if !self.rules.share_lessons => "You haven't taught me anything yet. When I ask \"did you mean …?\", a yes or a correction teaches me.".into(),
             0 => "Nobody has taught me anything yet. When I ask \"did you mean …?\", a yes or a correction teaches me.".into(),
             n if n <= LISTED => format!("I learned that {}.", said.join("; ")),
             n => format!("I learned {n} things; the latest: {}.", said.join("; ")),
@@ -121,4 +123,72 @@ pub(super) fn about_lessons(prepared: &str) -> Option<Lessons> {
     }
     // A question ("so what did u learn", "what stuff did i teach you"), not a lesson itself.
     words.iter().take(3).any(|w| lx.is(Class::QuestionOpening, w)).then_some(Lessons::List)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::manager::tests::unsure;
+    use super::*;
+    use crate::memory::Memory;
+
+    #[test]
+    fn a_corrected_guess_is_learned_kept_in_the_memory_file_and_used_next_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("m.db");
+        let (f, mut tasks, mut dm) = unsure(0.3);
+        let mut memory = Memory::open(&file).unwrap();
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "cube");
+        assert!(r[0].starts_with("Not sure I got that. Did you mean: building a cube"), "{r:?}");
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "no");
+        assert_eq!(r, ["Sorry, I got that wrong. What should I change?"]);
+        // The amendment is acted on, and remembered for the line the guess was about.
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "tower please");
+        assert!(r.iter().any(|l| l.starts_with("Okay, building a tower")), "{r:?}");
+        assert!(r.iter().any(|l| l.contains("next time \"cube\" means building a tower")), "{r:?}");
+        drop(memory);
+        // A restart: a new manager and the memory file opened again. The same line is now
+        // understood at once, as the tower, with no question.
+        let (_, mut tasks, mut dm) = unsure(0.3);
+        let mut memory = Memory::open(&file).unwrap();
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "cube");
+        assert!(r.iter().any(|l| l.starts_with("Okay, building a tower")), "{r:?}");
+        assert!(!dm.is_waiting());
+        let taught = memory.all_learned().unwrap();
+        assert_eq!((taught.len(), taught[0].key.as_str(), taught[0].text.as_str()), (1, "cube", "tower please"));
+        // An amendment that cannot be done is not learned, and the question stays open.
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "pyramid");
+        assert!(r[0].starts_with("Not sure"), "{r:?}");
+        dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "no");
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "glorp");
+        assert!(r.iter().any(|l| l.contains("won't remember that")), "{r:?}");
+        assert!(dm.is_waiting() && memory.learned("pyramid", None).unwrap().is_none());
+        dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "never mind");
+        // A yes to a guess is remembered as it was.
+        let r = dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "wall");
+        assert!(r[0].starts_with("Not sure"), "{r:?}");
+        dm.handle(&mut Context::new("alice", &f.world, &mut memory, &mut tasks), "yes");
+        assert_eq!(memory.learned("wall", None).unwrap().map(|l| l.text), Some("wall".to_string()));
+    }
+
+    /// mallory answers "no" to a guess and supplies "dig a hole here": alice's same words are
+    /// not changed by it, unless the owner shares lessons.
+    #[test]
+    fn one_players_lesson_does_not_change_what_anothers_words_mean() {
+        let (f, mut tasks, mut dm) = unsure(0.3);
+        let mut memory = Memory::in_memory().unwrap();
+        let mut say = |dm: &mut DialogueManager, who: &str, line: &str| dm.handle(&mut Context::new(who, &f.world, &mut memory, &mut tasks), line);
+        assert!(say(&mut dm, "mallory", "cube")[0].starts_with("Not sure"));
+        say(&mut dm, "mallory", "no");
+        let r = say(&mut dm, "mallory", "tower please");
+        assert!(r.iter().any(|l| l.contains("next time \"cube\" means building a tower")), "{r:?}");
+        let r = say(&mut dm, "alice", "cube");
+        assert!(r[0].starts_with("Not sure I got that. Did you mean: building a cube"), "alice's words keep their meaning: {r:?}");
+        say(&mut dm, "alice", "never mind");
+        let r = say(&mut dm, "alice", "what have you learned");
+        assert!(r[0].starts_with("You haven't taught me anything"), "{r:?}");
+        // Shared by the owner: mallory's lesson answers alice too.
+        dm.rules.share_lessons = true;
+        let r = say(&mut dm, "alice", "cube");
+        assert!(r.iter().any(|l| l.starts_with("Okay, building a tower")), "{r:?}");
+    }
 }

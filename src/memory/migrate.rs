@@ -15,6 +15,8 @@
 //! - v4: the `plans` table (the cells a running build still means to place for its object).
 //! - v5: an index on `tasks.parent`: without it every deleted memory (a forgotten triple, a
 //!   destroyed object) scanned the whole task history for sub-tasks to unlink.
+//! - v6: a lesson belongs to the player who taught it: `learned` is keyed by (speaker, key),
+//!   with an index on `key` for the owner's choice to share lessons.
 
 use rusqlite::{Connection, params};
 
@@ -25,7 +27,7 @@ use super::store::{APPLICATION_ID, SCHEMA_VERSION};
 type Step = fn(&rusqlite::Transaction) -> rusqlite::Result<()>;
 
 /// Steps indexed by the version they start from.
-const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3), (3, v3_to_v4), (4, v4_to_v5)];
+const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3), (3, v3_to_v4), (4, v4_to_v5), (5, v5_to_v6)];
 
 /// Brings the database from `from` up to [`SCHEMA_VERSION`]. On error nothing has changed.
 pub fn upgrade(conn: &mut Connection, from: u32) -> Result<(), String> {
@@ -76,6 +78,19 @@ fn v3_to_v4(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
 
 fn v4_to_v5(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     tx.execute_batch("CREATE INDEX tasks_parent ON tasks(parent);")
+}
+
+/// v5 → v6: the table of lessons rebuilt with the speaker in its key (one lesson per line
+/// before, so every row carries over).
+fn v5_to_v6(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "CREATE TABLE learned_v6 (key TEXT NOT NULL, text TEXT NOT NULL, form TEXT NOT NULL, speaker TEXT NOT NULL,
+             tick INTEGER NOT NULL, PRIMARY KEY (speaker, key)) WITHOUT ROWID;
+         INSERT INTO learned_v6 (key, text, form, speaker, tick) SELECT key, text, form, speaker, tick FROM learned;
+         DROP TABLE learned;
+         ALTER TABLE learned_v6 RENAME TO learned;
+         CREATE INDEX learned_key ON learned(key, tick);",
+    )
 }
 
 /// v1 → v2. The triples table is rebuilt (a new CHECK constraint cannot be added in place), the

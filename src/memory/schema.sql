@@ -97,14 +97,17 @@ CREATE INDEX schematics_name ON schematics(name_key);
 
 -- What players taught the bot: a chat line (as prepared for reading: normalized, typos fixed)
 -- and the logical form it turned out to mean, after a "did you mean?" was answered yes or amended.
--- `text` is the line the form's spans index (the key itself, or the amended line).
+-- `text` is the line the form's spans index (the key itself, or the amended line). A lesson
+-- belongs to the player who taught it: each player has their own for the same words.
 CREATE TABLE learned (
-    key     TEXT    PRIMARY KEY,
+    key     TEXT    NOT NULL,
     text    TEXT    NOT NULL,
     form    TEXT    NOT NULL,
     speaker TEXT    NOT NULL,
-    tick    INTEGER NOT NULL
-);
+    tick    INTEGER NOT NULL,
+    PRIMARY KEY (speaker, key)
+) WITHOUT ROWID;
+CREATE INDEX learned_key ON learned(key, tick);
 
 -- The cells a build still means to place for the object it makes (see memory/builds.rs): while
 -- the build runs, perception gives every block the bot places on one of these cells to that

@@ -21,7 +21,7 @@ use super::types::{MemoryId, MemoryInfo, MemoryKind};
 /// "CRFT": marks a database file as a craftmate memory (SQLite's `application_id`).
 pub const APPLICATION_ID: i32 = 0x4352_4654;
 /// The schema version this build writes. Older files are migrated on open.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// The bot's memory: an SQLite triple store plus tables for objects, chats, tasks and schematics.
 pub struct Memory {

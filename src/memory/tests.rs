@@ -112,7 +112,7 @@ fn a_version_1_file_is_migrated_and_backed_up() {
     let fresh_path = dir.path().join("fresh.db");
     drop(Memory::open(&fresh_path).unwrap());
     let (old, fresh) = (Connection::open(&path).unwrap(), Connection::open(&fresh_path).unwrap());
-    for table in ["memories", "reference_objects", "object_blocks", "triples", "chats", "tasks", "schematics"] {
+    for table in ["memories", "reference_objects", "object_blocks", "triples", "chats", "tasks", "schematics", "learned", "plans"] {
         assert_eq!(columns(&old, table), columns(&fresh, table), "{table}");
     }
     // And the migrated file behaves: forgetting the object removes its triples' memory rows.
@@ -120,6 +120,29 @@ fn a_version_1_file_is_migrated_and_backed_up() {
     let mut m = Memory::open(&path).unwrap();
     assert!(m.forget(1).unwrap());
     assert_eq!(m.kind_of(2).unwrap(), None);
+}
+
+/// A version-5 file kept one lesson a line, whoever taught it: each becomes its teacher's own.
+#[test]
+fn a_version_5_files_lessons_become_their_teachers_own() {
+    let dir = temp();
+    let path = dir.path().join("v5.db");
+    drop(Memory::open(&path).unwrap());
+    let c = Connection::open(&path).unwrap();
+    c.execute_batch(
+        "DROP TABLE learned;
+         CREATE TABLE learned (key TEXT PRIMARY KEY, text TEXT NOT NULL, form TEXT NOT NULL, speaker TEXT NOT NULL, tick INTEGER NOT NULL);
+         INSERT INTO learned VALUES ('cube', 'tower please', '{}', 'alice', 7);
+         PRAGMA user_version = 5;",
+    )
+    .unwrap();
+    drop(c);
+    let mut m = Memory::open(&path).unwrap();
+    assert_eq!(m.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(m.learned("cube", Some("alice")).unwrap().map(|l| l.text), Some("tower please".into()));
+    assert_eq!(m.learned("cube", Some("bob")).unwrap(), None);
+    m.learn("cube", "dig here", "{}", "bob", 9).unwrap();
+    assert_eq!(m.all_learned().unwrap().len(), 2, "bob's lesson sits beside alice's");
 }
 
 #[test]

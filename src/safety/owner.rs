@@ -1,0 +1,73 @@
+//! What a server owner decides for everyone the bot serves, from the `[rules]` table of
+//! `craftmate.toml`. Each rule is off by default, the safer choice; the owner turns it on.
+//!
+//! ```toml
+//! [rules]
+//! # A line one player taught ("no, I meant …") also answers the same words from everyone else.
+//! share_lessons = false
+//! ```
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// The owner's rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnerRules {
+    /// A lesson a player taught changes what the same words mean for every player, not only for
+    /// them. Off: one player must not change what another's words mean.
+    #[serde(default)]
+    pub share_lessons: bool,
+}
+
+/// A config file whose `[rules]` could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+    #[error("rules.{field}: {message}")]
+    Field { field: String, message: String },
+}
+
+/// The file as far as this module cares: its `[rules]` table.
+#[derive(Deserialize)]
+struct ConfigFile {
+    #[serde(default)]
+    rules: OwnerRules,
+}
+
+impl OwnerRules {
+    /// The `[rules]` of a config file's text; the defaults when it has none. Errors name the
+    /// field (`rules.share_lessons: invalid type …`).
+    pub fn from_toml_str(text: &str) -> Result<OwnerRules, RulesError> {
+        let file: ConfigFile = serde_path_to_error::deserialize(toml::Deserializer::new(text)).map_err(|e| {
+            let field = e.path().to_string().trim_start_matches("rules.").to_string();
+            RulesError::Field { field, message: e.into_inner().message().trim().to_string() }
+        })?;
+        Ok(file.rules)
+    }
+
+    /// The `[rules]` of the file at `path`.
+    pub fn load(path: impl AsRef<Path>) -> Result<OwnerRules, RulesError> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|e| RulesError::File { path: path.display().to_string(), message: e.to_string() })?;
+        OwnerRules::from_toml_str(&text).map_err(|e| RulesError::File { path: path.display().to_string(), message: e.to_string() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_are_off_unless_the_owner_turns_them_on() {
+        assert_eq!(OwnerRules::from_toml_str("").unwrap(), OwnerRules::default());
+        assert_eq!(OwnerRules::from_toml_str("[llm]\nbackend = \"openai\"\n").unwrap(), OwnerRules::default());
+        assert!(OwnerRules::from_toml_str("[rules]\nshare_lessons = true\n").unwrap().share_lessons);
+        let e = OwnerRules::from_toml_str("[rules]\nshare_lesson = true\n").unwrap_err().to_string();
+        assert!(e.contains("share_lesson"), "{e}");
+        let e = OwnerRules::from_toml_str("[rules]\nshare_lessons = \"yes\"\n").unwrap_err().to_string();
+        assert!(e.contains("rules.share_lessons"), "{e}");
+    }
+}
