@@ -70,4 +70,11 @@ mod tests {
         let e = OwnerRules::from_toml_str("[rules]\nshare_lessons = \"yes\"\n").unwrap_err().to_string();
         assert!(e.contains("rules.share_lessons"), "{e}");
     }
+
+    #[test]
+    fn the_example_config_reads_with_every_rule_off() {
+        let example = include_str!("../../craftmate.example.toml");
+        assert_eq!(OwnerRules::from_toml_str(example).unwrap(), OwnerRules::default());
+        assert!(crate::llm::LlmConfig::from_toml_str(example).unwrap().is_some());
+    }
 }
