@@ -337,8 +337,28 @@ fn a_page_from_another_site_cannot_talk_to_the_bot() {
     // A name other than loopback in Host (DNS rebinding) is refused too.
     let mut r = http().get(format!("http://{host}/")).header("Host", format!("evil.example:{}", host.rsplit(':').next().unwrap())).call().expect("an answer");
     assert_eq!(r.status().as_u16(), 403, "{}", r.body_mut().read_to_string().unwrap_or_default());
-    // The page itself, from this machine, is served.
-    assert_eq!(http().get(&url).call().expect("the page").status().as_u16(), 200);
+    // The page itself, from this machine, is served — but never inside another site's frame,
+    // where its chat box and Stop button would work for that site.
+    let page = http().get(&url).call().expect("the page");
+    assert_eq!(page.status().as_u16(), 200);
+    let header = |name: &str| page.headers().get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    assert_eq!(header("x-frame-options"), "DENY");
+    assert!(header("content-security-policy").contains("frame-ancestors 'none'"), "{}", header("content-security-policy"));
+}
+
+/// Half-open connections (opened, never finished, and held) do not lock the owner out: past
+/// the cap they are closed at once, the others at the first request's deadline, and the page
+/// loads again while the flood is still held open.
+#[test]
+fn a_flood_of_half_open_connections_leaves_the_page_reachable() {
+    let tmp = tempfile::tempdir().expect("a temp dir");
+    let (_bot, url, _stdout) = start_bot("127.0.0.1:0", &tmp.path().join("m.db"));
+    let host = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let flood: Vec<_> = (0..300).filter_map(|_| std::net::TcpStream::connect(&host).ok()).collect();
+    assert!(flood.len() > 100, "the flood got in: {}", flood.len());
+    std::thread::sleep(Duration::from_secs(11));
+    assert_eq!(http().get(&url).call().expect("the page after a flood").status().as_u16(), 200);
+    drop(flood);
 }
 
 /// Without a browser: a page (a WebSocket client) gets a full snapshot, then only what changed

@@ -7,10 +7,11 @@
 //! acts on [`Watcher::take_inputs`] (chat typed into the page, stop and resume buttons). The two
 //! sides share only channels, so a slow or closed browser never slows the bot.
 //!
-//! Map: [`server`] (HTTP, WebSocket, who may look), [`watch`] (what changed since the last tick),
+//! Map: [`server`] (HTTP, WebSocket, who may look), [`guard`] (caps and deadlines on connections), [`watch`] (what changed since the last tick),
 //! [`surface`] (which blocks are drawn), [`palette`] (their colours), [`message`] (what travels
 //! over the socket), [`page`] (the page's files, built into the binary).
 
+pub mod guard;
 pub mod message;
 pub mod page;
 pub mod palette;
@@ -97,7 +98,7 @@ pub fn start(addr: &str, identity: Identity) -> Result<Web, WebError> {
     std::thread::Builder::new().name("craftmate-web".into()).spawn(move || {
         let served = runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener)?;
-            axum::serve(listener, server::router(shared)).await
+            axum::serve(guard::Guarded::new(listener, guard::Limits::default()), server::router(shared)).await
         });
         if let Err(e) = served {
             tracing::error!("the web view stopped: {e}");

@@ -24,6 +24,10 @@ use tokio::sync::{broadcast, oneshot};
 /// Chat lines and button presses a page may send per second; more are dropped with a note.
 const INPUTS_PER_SECOND: u32 = 10;
 
+/// How often a page's socket is pinged: the ping and the browser's pong keep a quiet page's
+/// connection inside the listener's idle deadline (`guard`).
+const PING_EVERY: Duration = Duration::from_secs(20);
+
 /// What every request handler shares.
 pub(super) struct Shared {
     pub joins: mpsc::Sender<Join>,
@@ -77,7 +81,9 @@ fn serve(shared: &Shared, headers: &HeaderMap, q: &HashMap<String, String>, name
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             // The address may carry the token: never send it on.
             (header::REFERRER_POLICY, "no-referrer"),
-            (header::CONTENT_SECURITY_POLICY, "default-src 'self'; connect-src 'self'; img-src 'self' data:"),
+            // No other site may show the page in a frame: its chat box and buttons would work there.
+            (header::CONTENT_SECURITY_POLICY, "default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"),
+            (header::X_FRAME_OPTIONS, "DENY"),
         ],
         asset.body,
     )
@@ -163,6 +169,8 @@ async fn text(ws: &mut WebSocket, s: &str) -> bool {
 /// behind starts over from a new snapshot.
 async fn watch(mut ws: WebSocket, shared: Arc<Shared>) {
     let mut window = (Instant::now(), 0u32);
+    // The first ping a period in: an interval's first tick would come at once.
+    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
     loop {
         let (tx, rx) = oneshot::channel();
         if shared.joins.send(tx).is_err() {
@@ -179,6 +187,7 @@ async fn watch(mut ws: WebSocket, shared: Arc<Shared>) {
         }
         loop {
             tokio::select! {
+                _ = ping.tick() => if ws.send(Message::Ping(Vec::new().into())).await.is_err() { return },
                 u = updates.recv() => match u {
                     Ok(m) => if !text(&mut ws, &m).await { return },
                     Err(broadcast::error::RecvError::Lagged(_)) => break,
