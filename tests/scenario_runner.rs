@@ -205,7 +205,21 @@ fn malformed_files_name_the_file_and_the_field() {
         ("[[steps]]\nexpect = \"blocks\"\nnear = \"agent\"\nradius = 1000\nblock = \"air\"\ncount = 1\n", "field `radius`: 1000 is not a distance from 0 to 100"),
         ("[[steps]]\nexpect = \"blocks\"\nregion = { from = [-2147483648, 0, -2147483648], to = [2147483647, 0, 2147483647] }\nblock = \"air\"\ncount = 1\n", "more than a step may count"),
     ];
-    for (i, (body, wanted)) in cases.iter().enumerate() {
+    // Steps and the actions of one `lf` are counted too: 5,000 dances in one form, or more say
+    // steps than a run can get through, are refused before anything runs.
+    let dance = r#"{"action_type": "DANCE"}"#;
+    let many_dances = format!(
+        "[[steps]]\nsay = \"dance\"\nlf = '{{\"dialogue_type\": \"HUMAN_GIVE_COMMAND\", \"action_sequence\": [{}]}}'\n",
+        vec![dance; 5000].join(", ")
+    );
+    let many_says = "[[steps]]\nsay = \"hi\"\n".repeat(10_001);
+    let huge = format!("# {}\n", "x".repeat(5 << 20));
+    let bounded: Vec<(&str, &str)> = vec![
+        (&many_dances, "5000 actions, more than one line may ask for (64)"),
+        (&many_says, "10001 steps, more than a scenario may have (10000)"),
+        (&huge, "larger than a scenario file may be (4 MB)"),
+    ];
+    for (i, (body, wanted)) in cases.iter().copied().chain(bounded).enumerate() {
         let name = format!("bad{i}.toml");
         let p = write(&dir, &name, &format!("{HEAD}{body}"));
         let err = load(&p).expect_err(body).to_string();

@@ -151,8 +151,18 @@ pub fn resolve(c: [Coord; 3], base: Pos) -> Pos {
     Pos::new(c[0].resolve(base.x), c[1].resolve(base.y), c[2].resolve(base.z))
 }
 
+/// `p` if it is a block of the world (rows −64 to 319, inside the world border).
+pub fn in_world(p: Pos) -> Result<Pos, String> {
+    use crate::world::rules::{MAX_Y, MIN_Y, WORLD_BORDER, in_world};
+    if in_world(p) {
+        Ok(p)
+    } else {
+        Err(format!("{p} is outside the world (y from {MIN_Y} to {MAX_Y}, x and z within {WORLD_BORDER} of 0)"))
+    }
+}
+
 pub fn fill_box(a: Pos, b: Pos) -> Result<BBox, String> {
-    let bbox = BBox::new(a, b);
+    let bbox = BBox::new(in_world(a)?, in_world(b)?);
     if bbox.volume() > MAX_FILL {
         return Err(format!("that box has {} blocks; /fill edits at most {MAX_FILL}", bbox.volume()));
     }
@@ -162,6 +172,30 @@ pub fn fill_box(a: Pos, b: Pos) -> Result<BBox, String> {
 /// Who the player's edits are recorded as.
 pub fn actor(player: &str) -> Actor {
     Actor::Player(player.to_string())
+}
+
+/// The largest file `/load` reads: a saved world of a long session is a few megabytes; a file
+/// far larger (or one that never ends, like `/dev/zero`) is refused before it is read.
+pub const MAX_WORLD_FILE: u64 = 256 << 20;
+
+/// The bytes of a saved world at `file`, refused when it is no plain file or too large.
+pub fn read_world_file(file: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(file).map_err(|e| e.to_string())?;
+    let meta = f.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("that is not a file".into());
+    }
+    if meta.len() > MAX_WORLD_FILE {
+        return Err(format!("it has {} MB; a saved world has at most {} MB", meta.len() >> 20, MAX_WORLD_FILE >> 20));
+    }
+    // Read no more than the limit even if the file grows meanwhile.
+    let mut bytes = Vec::new();
+    f.take(MAX_WORLD_FILE + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_WORLD_FILE {
+        return Err(format!("it is larger than {} MB", MAX_WORLD_FILE >> 20));
+    }
+    Ok(bytes)
 }
 
 pub fn look_at(from: Vec3, to: Pos) -> Look {
@@ -184,5 +218,26 @@ mod tests {
         assert_eq!(Coord::Rel(2).resolve(5), 7);
         assert!(block_arg("red_woll").is_err());
         assert!(fill_box(Pos::new(0, 0, 0), Pos::new(1000, 10, 1000)).is_err());
+    }
+
+    #[test]
+    fn edits_stay_inside_the_world() {
+        assert!(in_world(Pos::new(0, 319, 0)).is_ok() && in_world(Pos::new(0, -64, 0)).is_ok());
+        let e = in_world(Pos::new(0, 100_000, 0)).unwrap_err();
+        assert!(e.contains("outside the world (y from -64 to 319"), "{e}");
+        assert!(fill_box(Pos::new(0, 5, 0), Pos::new(0, 400, 0)).is_err());
+    }
+
+    #[test]
+    fn only_a_saved_world_sized_file_is_loaded() {
+        assert_eq!(read_world_file("/dev/zero").unwrap_err(), "that is not a file");
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.json");
+        std::fs::File::create(&big).unwrap().set_len(MAX_WORLD_FILE + 1).unwrap();
+        let e = read_world_file(big.to_str().unwrap()).unwrap_err();
+        assert!(e.contains("a saved world has at most 256 MB"), "{e}");
+        let small = dir.path().join("small.json");
+        std::fs::write(&small, b"{}").unwrap();
+        assert_eq!(read_world_file(small.to_str().unwrap()).unwrap(), b"{}");
     }
 }

@@ -250,11 +250,13 @@ impl Session {
                 say(format!("you look at {target}"))
             }
             Command::SetBlock(x, y, z, id) => match commands::block_arg(&id) {
-                Ok(b) => {
-                    let p = commands::resolve([x, y, z], base);
-                    self.world.set_block_by(p, b, commands::actor(&name));
-                    say(format!("set {p} to {b}"))
-                }
+                Ok(b) => match commands::in_world(commands::resolve([x, y, z], base)) {
+                    Ok(p) => {
+                        self.world.set_block_by(p, b, commands::actor(&name));
+                        say(format!("set {p} to {b}"))
+                    }
+                    Err(e) => say(e),
+                },
                 Err(e) => say(e),
             },
             Command::Fill(a, b, id) => {
@@ -303,7 +305,7 @@ impl Session {
                 Err(e) => say(format!("could not save to {file}: {e}")),
             },
             Command::Load(file) => {
-                let loaded = std::fs::read(&file).map_err(|e| e.to_string()).and_then(|b| serde_json::from_slice::<EmbeddedWorld>(&b).map_err(|e| format!("not a saved world: {e}")));
+                let loaded = commands::read_world_file(&file).and_then(|b| serde_json::from_slice::<EmbeddedWorld>(&b).map_err(|e| format!("not a saved world: {e}")));
                 match loaded {
                     Ok(mut w) => {
                         if w.player(&name).is_none() {

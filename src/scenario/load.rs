@@ -32,6 +32,14 @@ pub const MAX_TOTAL_COUNTED: u64 = 100_000_000;
 pub const MAX_PLACED_BLOCKS: u64 = 10_000_000;
 /// The most `[[mobs]]` a file may start with.
 pub const MAX_MOBS: usize = 1000;
+/// The largest scenario file read: the suite's largest is a few kilobytes.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+/// The most steps a file may have: each `say` is a line through understanding (milliseconds),
+/// so this many stay well under a few minutes.
+pub const MAX_STEPS: usize = 10_000;
+/// The most actions one step's `lf` may hold: a chat line means a few, the annotations at most
+/// a handful; every action becomes a step of its own.
+pub const MAX_ACTIONS: usize = 64;
 
 /// A malformed scenario file.
 #[derive(Debug, thiserror::Error)]
@@ -179,7 +187,15 @@ fn look(a: [f32; 2]) -> Look {
 
 /// Read and check one scenario file.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError { file: path.to_path_buf(), message: format!("cannot read: {e}") })?;
+    use std::io::Read;
+    let err = |message: String| ScenarioError { file: path.to_path_buf(), message };
+    let file = std::fs::File::open(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| err(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(err(format!("larger than a scenario file may be ({} MB)", MAX_FILE_BYTES >> 20)));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| err("cannot read: not UTF-8 text".into()))?;
     load_str(path, &text)
 }
 
@@ -245,6 +261,9 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
             return Err(format!("field `mobs[{i}].kind`: unknown mob {:?}", m.kind));
         }
         mobs.push((m.kind.clone(), Pos::from(m.pos)));
+    }
+    if f.steps.len() > MAX_STEPS {
+        return Err(format!("field `steps`: {} steps, more than a scenario may have ({MAX_STEPS})", f.steps.len()));
     }
     let names: Vec<&str> = players.iter().map(|(n, _, _)| n.as_str()).collect();
     let mut steps = Vec::new();
@@ -403,6 +422,9 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
                 format!("field `lf`: not a valid logical form for {text:?}: {}", all.join("; "))
             })?),
         };
+        if let Some(n) = lf.as_ref().map(|f| f.actions().len()).filter(|n| *n > MAX_ACTIONS) {
+            return Err(format!("field `lf`: {n} actions, more than one line may ask for ({MAX_ACTIONS})"));
+        }
         return Ok(Step::Say { by, text: text.clone(), lf: lf.map(Box::new) });
     }
     if let Some(name) = &s.player {
