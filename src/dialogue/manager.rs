@@ -254,7 +254,9 @@ impl DialogueManager {
             (Vec::new(), Vec::new())
         } else {
             let first = steps.pop_front()?;
-            let plans = actions::command(&mut Turn::new(cx.speaker, first.form.clone(), cx.world, cx.memory), &first.lf, &self.limits).ok()?;
+            let mut turn = Turn::new(cx.speaker, first.form.clone(), cx.world, cx.memory);
+            turn.rules = self.rules;
+            let plans = actions::command(&mut turn, &first.lf, &self.limits).ok()?;
             let what = describe_plans(&plans, cx.speaker)?;
             (plans, vec![what])
         };

@@ -201,6 +201,7 @@ impl DialogueManager {
         loop {
             let step_text = step.form.words.join(" ");
             let mut turn = Turn::new(cx.speaker, step.form.clone(), cx.world, cx.memory);
+            turn.rules = self.rules;
             turn.prefer = prefer;
             turn.antecedent = antecedent.clone();
             // "… and call it bob": a naming step names what the step before made.

@@ -67,9 +67,19 @@ pub struct Turn<'a> {
     pub planned: Vec<crate::world::BBox>,
     /// What the player should hear about how the step was read ("I put it 4 blocks east …").
     pub notes: Vec<String>,
+    /// What the server owner allows (dangerous blocks, items and mobs).
+    pub rules: crate::safety::owner::OwnerRules,
 }
 
 impl<'a> Turn<'a> {
+    /// Refuses a plan that would use a block, item or mob the owner has not allowed.
+    pub fn allowed(&self, ids: impl IntoIterator<Item = impl AsRef<str>>) -> Result<(), super::problem::Problem> {
+        match ids.into_iter().find_map(|id| self.rules.refuses(id.as_ref())) {
+            Some(why) => Err(super::problem::Problem::say(why)),
+            None => Ok(()),
+        }
+    }
+
     /// A turn for `speaker` carrying out the step `form`, as the world is now. A speaker the
     /// world does not show (a console, a player out of sight) is treated as standing where the
     /// agent is.
@@ -82,7 +92,7 @@ impl<'a> Turn<'a> {
         let eye = Vec3::new(speaker_pos.x, speaker_pos.y + EYE_HEIGHT, speaker_pos.z);
         let look_hit = raycast::first_block(world, eye, speaker_look, LOOK_RANGE);
         let planned = builds_in_progress(memory);
-        Turn { speaker: speaker.to_string(), form, antecedent: None, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned, notes: Vec::new() }
+        Turn { speaker: speaker.to_string(), form, antecedent: None, world, memory, speaker_pos, speaker_look, look_hit, tick: world.tick(), prefer: None, planned, notes: Vec::new(), rules: Default::default() }
     }
 
     /// The words a span of the step's form covers.

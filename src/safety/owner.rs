@@ -5,6 +5,8 @@
 //! [rules]
 //! # A line one player taught ("no, I meant …") also answers the same words from everyone else.
 //! share_lessons = false
+//! # TNT, lava, fire, creepers, withers … may be built, handed out or spawned.
+//! allow_dangerous = false
 //! ```
 
 use std::path::Path;
@@ -19,6 +21,19 @@ pub struct OwnerRules {
     /// them. Off: one player must not change what another's words mean.
     #[serde(default)]
     pub share_lessons: bool,
+    /// Blocks, items and mobs that burn, blow up or destroy (`world::rules::DANGEROUS`) may be
+    /// built, handed out or spawned. Off: anyone allowed to command the bot could grief with it.
+    #[serde(default)]
+    pub allow_dangerous: bool,
+}
+
+impl OwnerRules {
+    /// Why `id` is refused here, or `None` when it may be used.
+    pub fn refuses(&self, id: &str) -> Option<String> {
+        (!self.allow_dangerous && crate::world::rules::is_dangerous(id)).then(|| {
+            format!("Sorry, no {} here: the owner of this server hasn't allowed things that burn or blow up.", id.replace('_', " "))
+        })
+    }
 }
 
 /// A config file whose `[rules]` could not be read.
@@ -65,6 +80,9 @@ mod tests {
         assert_eq!(OwnerRules::from_toml_str("").unwrap(), OwnerRules::default());
         assert_eq!(OwnerRules::from_toml_str("[llm]\nbackend = \"openai\"\n").unwrap(), OwnerRules::default());
         assert!(OwnerRules::from_toml_str("[rules]\nshare_lessons = true\n").unwrap().share_lessons);
+        let open = OwnerRules::from_toml_str("[rules]\nallow_dangerous = true\n").unwrap();
+        assert_eq!((open.refuses("tnt"), OwnerRules::default().refuses("stone")), (None, None));
+        assert!(OwnerRules::default().refuses("tnt").unwrap().starts_with("Sorry, no tnt here"));
         let e = OwnerRules::from_toml_str("[rules]\nshare_lesson = true\n").unwrap_err().to_string();
         assert!(e.contains("share_lesson"), "{e}");
         let e = OwnerRules::from_toml_str("[rules]\nshare_lessons = \"yes\"\n").unwrap_err().to_string();

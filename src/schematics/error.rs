@@ -17,6 +17,9 @@ pub enum SchematicError {
     /// The block exists but cannot hold a shape up (air, water, flowers, torches…).
     #[error("I can't build with {0}")]
     UnusableMaterial(String),
+    /// A block nobody can break once placed (bedrock): a build of it could never be undone.
+    #[error("I won't build with {0}: once it is placed nobody can break it, so I couldn't undo it either")]
+    PermanentMaterial(String),
     /// The colour word is not one of Minecraft's dye colours or a spelling of one.
     #[error("I don't know the colour {0:?}")]
     UnknownColour(String),

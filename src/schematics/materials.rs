@@ -98,6 +98,8 @@ fn registry_block(name: &str, said: &str) -> Option<Result<Material, SchematicEr
     let b = Block::from_name(name)?;
     Some(if b.is_air() || !b.is_solid() {
         Err(SchematicError::UnusableMaterial(said.to_string()))
+    } else if crate::world::rules::unbreakable(b) {
+        Err(SchematicError::PermanentMaterial(said.to_string()))
     } else {
         Ok(Material::Exact(b))
     })

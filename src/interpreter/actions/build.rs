@@ -112,6 +112,7 @@ pub(super) fn free_build(turn: &mut Turn, times: Times, limits: &schematics::Lim
     let blocks = place(turn, &sch, &target);
     let label = "a little house of my own design";
     let made = Made { name: "house".into(), ..Made::default() };
+    turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
     Ok(push(Build::making(blocks, label, made, 1), times, label))
 }
 
@@ -297,6 +298,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
     }
     let (label, made) = label;
     let label = if copies > 1 { copies_label(copies, &label) } else { label };
+    turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
     Ok(push(Build::making(blocks, label.clone(), made, copies), times, label))
 }
 

@@ -39,6 +39,7 @@ pub(super) fn copy(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let first = |pred: &str| turn.memory.values_of(id, pred).ok().and_then(|v| v.into_iter().next());
     let name = first("has_name").or_else(|| first("has_shape")).unwrap_or_else(|| "structure".into());
     let made = Made { name, colour: first("has_colour"), block_type: None, speaker: String::new() };
+    turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
     Ok(push(Build::making(blocks, label.clone(), made, 1), times, label))
 }
 

@@ -90,6 +90,7 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
         r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).flat_map(|s| turn.words(s)).collect()
     });
     if receiver_is_speaker && let Some(item) = item_id(&words) {
+        turn.allowed([&item])?;
         let at = turn.speaker_block();
         // "10 oak logs", "a couple of torches", "some bread" (a handful).
         let count = super::number(&words).or_else(|| (words.iter().any(|w| w == "some")).then_some(4)).unwrap_or(1).clamp(1, 64) as u32;

@@ -63,6 +63,7 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let Some(mob) = mob_kind(&words) else {
         return Err(Problem::say(format!("I don't know how to spawn \"{}\".", words.join(" "))));
     };
+    turn.allowed([&mob])?;
     let count = r
         .filters
         .as_ref()

@@ -29,6 +29,19 @@ pub const ITEM_KINDS: &[&str] = &[
     "iron_chestplate", "iron_leggings", "iron_boots", "egg", "snowball", "bone", "wheat", "sugar",
 ];
 
+/// Blocks, items and mobs that burn, blow up or destroy what others built: refused unless a
+/// server owner allows them (`[rules] allow_dangerous`).
+// lexicon: Minecraft block, item and entity ids (game knowledge), not words.
+pub const DANGEROUS: &[&str] = &[
+    "tnt", "tnt_minecart", "lava", "lava_bucket", "fire", "soul_fire", "flint_and_steel", "fire_charge", "end_crystal",
+    "respawn_anchor", "creeper", "wither", "wither_skeleton_skull", "ender_dragon", "ghast",
+];
+
+/// Does `id` burn, blow up or destroy (see [`DANGEROUS`])?
+pub fn is_dangerous(id: &str) -> bool {
+    DANGEROUS.contains(&id)
+}
+
 /// A name as players write it (`Polar Bear`) as an id (`polar_bear`).
 pub fn normalize_id(name: &str) -> String {
     name.trim().to_lowercase().replace(' ', "_")
