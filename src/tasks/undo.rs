@@ -81,8 +81,13 @@ impl Task for Undo {
         match edit.step(ctx) {
             EditStep::Step(s) => s,
             EditStep::Finished => {
-                let reverted = edit.len() - edit.report.missing;
+                // Counted in the world, not from the plan: a block nobody can break (bedrock)
+                // is no block put back.
+                let reverted = edit.targets().iter().filter(|(p, b)| ctx.world.block_at(*p) == *b).count();
                 let mut msg = format!("I undid {}: {reverted} blocks put back.", self.what);
+                if reverted < edit.len() {
+                    msg.push_str(&format!(" {} could not be put back: nobody can break them.", edit.len() - reverted));
+                }
                 if self.skipped > 0 {
                     msg.push_str(&format!(" I left {} blocks alone because they were changed since.", self.skipped));
                 }
@@ -127,5 +132,30 @@ mod tests {
         assert_eq!(u.net, vec![(a, air, wool)]);
         assert_eq!((u.target(), u.describe()), (TaskId(7), "undoing building a hut".to_string()));
         assert!(matches!(Undo::of(&record(vec![c(s, air, dirt), c(s, dirt, air)])), Err(TaskError::NothingToUndo)));
+    }
+
+    /// An old build left bedrock (before bedrock was refused as a material): undo says what it
+    /// could not put back instead of counting it as done.
+    #[test]
+    fn bedrock_it_cannot_break_is_not_counted_as_put_back() {
+        use crate::tasks::{TaskStack, TaskState};
+        use crate::world::embedded::EmbeddedWorld;
+        use crate::world::{Actor, World};
+        let mut w = EmbeddedWorld::flat();
+        let (stone, bedrock) = (Pos::new(2, 5, 0), Pos::new(2, 6, 0));
+        w.set_block_by(stone, block("stone"), Actor::World);
+        w.set_block_by(bedrock, block("bedrock"), Actor::World);
+        let c = |pos, after| Change { tick: 0, pos, before: Block::AIR, after };
+        let undo = Undo::of(&record(vec![c(stone, block("stone")), c(bedrock, block("bedrock"))])).unwrap();
+        let mut stack = TaskStack::default();
+        let id = stack.push(Box::new(undo), TaskMeta::default());
+        for _ in 0..400 {
+            w.advance();
+            stack.tick(&mut w);
+        }
+        let r = stack.record(id).unwrap();
+        assert_eq!(r.state, TaskState::Done);
+        assert_eq!(r.outcome.as_deref(), Some("I undid building a hut: 1 blocks put back. 1 could not be put back: nobody can break them."));
+        assert_eq!((w.block_at(stone), w.block_at(bedrock)), (Block::AIR, block("bedrock")));
     }
 }
