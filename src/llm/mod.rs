@@ -7,7 +7,8 @@
 //! - its output is **plain chat only**, never executed: [`sanitize`] strips control characters and
 //!   Minecraft formatting codes (`§c`), removes leading slashes (so a reply cannot be a server
 //!   command), caps the length at a sentence or word boundary and replaces replies with a
-//!   disallowed word by a polite fallback line;
+//!   disallowed word by a polite fallback line; before that, [`echo`] drops the instructions a
+//!   small model repeats back ("You are a helper bot …", "(make it up)");
 //! - every call has a **hard deadline**: the backends run the request on a worker thread and
 //!   give up at the deadline, and [`reply`] then answers with a polite fallback line;
 //! - facts about the world come from the caller's [`Grounding`] (memory and perception), and the
@@ -44,6 +45,7 @@
 //! dialogue manager calls), [`propose`].
 
 pub mod config;
+pub mod echo;
 pub mod gguf;
 pub mod gguf_tokenizer;
 pub mod openai;
