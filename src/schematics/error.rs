@@ -24,12 +24,17 @@ pub enum SchematicError {
     #[error("I don't know the colour {0:?}")]
     UnknownColour(String),
     /// The shape would need more blocks than the limit allows; `blocks` is the estimate.
-    #[error("that would take about {blocks} blocks, and I only build up to {limit} at a time")]
+    #[error("That would take {}, and I only build up to {limit} at a time", about_blocks(*.blocks))]
     TooLarge { blocks: u64, limit: usize },
     /// A size the shape cannot have (zero, negative, below what the shape needs, or absurdly far
     /// across). The text says which.
     #[error("{0}")]
     BadSize(String),
+}
+
+/// "about 20000 blocks"; a count past any build's (the estimate saturates) in words.
+fn about_blocks(blocks: u64) -> String {
+    if blocks >= 1_000_000_000_000 { "more blocks than I could ever count".to_string() } else { format!("about {blocks} blocks") }
 }
 
 /// "a zigurat", "an igloo", or "that" when the player named nothing.
@@ -63,7 +68,9 @@ mod tests {
         let big = SchematicError::TooLarge { blocks: 20_000, limit: 10_000 };
         assert_eq!(
             big.to_string(),
-            "that would take about 20000 blocks, and I only build up to 10000 at a time"
+            "That would take about 20000 blocks, and I only build up to 10000 at a time"
         );
+        let absurd = SchematicError::TooLarge { blocks: u64::MAX, limit: 10_000 };
+        assert!(absurd.to_string().starts_with("That would take more blocks than I could ever count"), "{absurd}");
     }
 }

@@ -98,6 +98,11 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
         let label = if count == 1 { format!("bringing you {name}") } else { format!("bringing you {count} {}", describe::plural(&name)) };
         return Ok(push(Give { player: turn.speaker.clone(), item: item.clone(), count, at }, Times::Count(1), label));
     }
+    // A dangerous item asked for in other words ("a bucket of lava", "some lava") is refused
+    // as such, not looked for.
+    if receiver_is_speaker {
+        turn.allowed(words.iter().cloned().chain([words.join("_")]))?;
+    }
     // Otherwise: go and get a thing we remember.
     let found = reference::resolve_one(turn, r, Want::Anything)?;
     let label = found.id().map(|id| describe::the(turn.memory, id)).unwrap_or_else(|| "that".into());
