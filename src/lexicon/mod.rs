@@ -92,6 +92,7 @@ sections! {
         Solid = "solid",
         GenericThing = "generic_things",
         SuperlativeTail = "superlative_tail",
+        BotWords = "bot_words",
         NotPlural = "not_plurals",
         Article = "articles",
         Determiner = "determiners",

@@ -6,7 +6,8 @@
 //!
 //! So, before the reply is cleaned for chat: bracketed asides and `*actions*` are cut out, and
 //! a sentence is dropped when it shares a run of [`ECHO_WORDS`] words with the prompt, or
-//! speaks of the bot in the prompt's second person ("You are … bot …").
+//! speaks of the bot in the prompt's second person ("You are … bot …", the lexicon's
+//! `[bot_words]`).
 
 /// A run of this many words in a row, the same in a sentence and in the prompt, makes the
 /// sentence an echo: four words of plain chat rarely line up with the prompt's by chance.
@@ -23,7 +24,7 @@ pub fn without_echo(raw: &str, prompt: &str) -> String {
         let echoes = w.windows(ECHO_WORDS).any(|run| runs.contains(run));
         let self_talk = w.first().is_some_and(|f| f == "you")
             && w.get(1).is_some_and(|s| s == "are")
-            && w.iter().any(|x| matches!(x.as_str(), "bot" | "helper" | "assistant" | "ai"));
+            && w.iter().any(|x| crate::lexicon::lexicon().is(crate::lexicon::Class::BotWords, x));
         if !echoes && !self_talk {
             kept.push(sentence.trim());
         }
