@@ -80,6 +80,12 @@ impl<'a> Turn<'a> {
         }
     }
 
+    /// [`Turn::allowed`] for words a player said: each word, and all of them as one id
+    /// ("flint and steel" → `flint_and_steel`).
+    pub fn allowed_words(&self, words: &[String]) -> Result<(), super::problem::Problem> {
+        self.allowed(words.iter().cloned().chain([words.join("_")]))
+    }
+
     /// A turn for `speaker` carrying out the step `form`, as the world is now. A speaker the
     /// world does not show (a console, a player out of sight) is treated as standing where the
     /// agent is.

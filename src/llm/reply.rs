@@ -85,7 +85,8 @@ pub fn reply_detailed(
     tracing::debug!("LLM raw answer (truncated: {}): {:?}", completion.truncated, completion.text);
     let raw = if completion.truncated { end_of_last_sentence(&completion.text) } else { completion.text.clone() };
     // The instructions repeated back are no answer (an echo only leaves nothing: the fallback).
-    let raw = super::echo::without_echo(&raw, &grounding.system_prompt());
+    let prompt = request.messages.first().map(|m| m.content.as_str()).unwrap_or_default();
+    let raw = super::echo::without_echo(&raw, prompt);
     match sanitize_for(&raw, &grounding.name(), disallowed) {
         Ok(safe) => done(&safe, Outcome::Answered, Some(completion)),
         Err(Rejected::Disallowed(word)) => done(FALLBACK_DISALLOWED, Outcome::Disallowed(word), Some(completion)),

@@ -101,7 +101,7 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     // A dangerous item asked for in other words ("a bucket of lava", "some lava") is refused
     // as such, not looked for.
     if receiver_is_speaker {
-        turn.allowed(words.iter().cloned().chain([words.join("_")]))?;
+        turn.allowed_words(&words)?;
     }
     // Otherwise: go and get a thing we remember.
     let found = reference::resolve_one(turn, r, Want::Anything)?;

@@ -62,7 +62,7 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let words = if name_words.is_empty() { r.text_span.map(|s| turn.words(s)).unwrap_or_default() } else { name_words };
     let Some(mob) = mob_kind(&words) else {
         // A dangerous mob the bot cannot spawn anyway ("summon a wither") is refused as such.
-        turn.allowed(words.iter().cloned().chain([words.join("_")]))?;
+        turn.allowed_words(&words)?;
         return Err(Problem::say(format!("I don't know how to spawn \"{}\".", words.join(" "))));
     };
     turn.allowed([&mob])?;
