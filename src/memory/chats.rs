@@ -17,11 +17,16 @@ pub struct ChatRecord {
 }
 
 impl Memory {
-    /// Stores a chat line heard at `tick`.
+    /// Stores a chat line heard at `tick`, at most one chat message of it
+    /// ([`crate::safety::text::capped_chat`]); the oldest lines beyond the retention go
+    /// ([`super::retention`]).
     pub fn record_chat(&mut self, speaker: &str, text: &str, tick: u64) -> Result<MemoryId> {
         if speaker.trim().is_empty() {
             return Err(MemoryError::Invalid("a chat line needs a speaker".into()));
         }
+        let text = crate::safety::text::capped_chat(text);
+        let speaker = crate::safety::text::capped_chat(speaker);
+        self.wrote_history()?;
         self.batch(|m| {
             let id = m.new_memory(MemoryKind::Chat, tick)?;
             m.conn

@@ -31,18 +31,24 @@ const STEPS: &[(u32, Step)] = &[(1, v1_to_v2), (2, v2_to_v3), (3, v3_to_v4), (4,
 
 /// Brings the database from `from` up to [`SCHEMA_VERSION`]. On error nothing has changed.
 pub fn upgrade(conn: &mut Connection, from: u32) -> Result<(), String> {
+    upgrade_to(conn, from, SCHEMA_VERSION)
+}
+
+/// Brings the database from `from` up to `to`. The file check builds each older version's
+/// schema this way, so the tables a version names are defined once, by its migrations.
+pub fn upgrade_to(conn: &mut Connection, from: u32, to: u32) -> Result<(), String> {
     // Rebuilding a table must not trip foreign keys half-way; they are checked at the end instead.
     // (This pragma has no effect inside a transaction, so it is set before opening one.)
     conn.execute_batch("PRAGMA foreign_keys = OFF").map_err(|e| e.to_string())?;
-    let result = run_steps(conn, from);
+    let result = run_steps(conn, from, to);
     conn.execute_batch("PRAGMA foreign_keys = ON").map_err(|e| e.to_string())?;
     result
 }
 
-fn run_steps(conn: &mut Connection, from: u32) -> Result<(), String> {
+fn run_steps(conn: &mut Connection, from: u32, to: u32) -> Result<(), String> {
     let tx = conn.transaction().map_err(|e| e.to_string())?;
     let mut version = from;
-    while version < SCHEMA_VERSION {
+    while version < to {
         let Some((_, step)) = STEPS.iter().find(|(v, _)| *v == version) else {
             return Err(format!("no migration step from schema version {version}"));
         };
@@ -55,7 +61,7 @@ fn run_steps(conn: &mut Connection, from: u32) -> Result<(), String> {
     if dangling > 0 {
         return Err(format!("{dangling} rows point at memories that do not exist"));
     }
-    tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"))
+    tx.execute_batch(&format!("PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {to};"))
         .map_err(|e| e.to_string())?;
     tx.commit().map_err(|e| e.to_string())
 }

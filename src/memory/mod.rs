@@ -10,18 +10,20 @@
 //! so a restarted bot still knows its world, with a versioned schema that older files are migrated
 //! from and that refuses files it cannot read instead of replacing them.
 //!
-//! Map: [`store`] (opening, transactions, shared bookkeeping), `cache` (recent lookups), [`migrate`], [`objects`],
-//! [`triples`], [`builds`] (what a build makes keeps its name), [`chats`], [`tasks`], [`schematics`], [`query`] (filters → answers), [`types`],
+//! Map: [`store`] (opening, transactions, shared bookkeeping), `file` (checking a file before it is opened), `cache` (recent lookups), [`migrate`], [`objects`],
+//! [`triples`], [`builds`] (what a build makes keeps its name), [`chats`], [`retention`] (how much history is kept), [`tasks`], [`schematics`], [`query`] (filters → answers), [`types`],
 //! [`error`]. `schema.sql` is the current schema; `schema_v1.sql` the first one.
 
 pub mod builds;
 pub(crate) mod cache;
 pub mod chats;
 pub mod error;
+pub(crate) mod file;
 pub mod learned;
 pub mod migrate;
 pub mod objects;
 pub mod query;
+pub mod retention;
 pub mod schematics;
 pub mod store;
 pub mod tasks;
@@ -32,6 +34,8 @@ pub mod types;
 pub(crate) mod fixture;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod file_tests;
 
 /// The current schema (version [`store::SCHEMA_VERSION`]).
 pub const SCHEMA_SQL: &str = include_str!("schema.sql");
@@ -42,6 +46,7 @@ pub use builds::Made;
 pub use chats::ChatRecord;
 pub use error::MemoryError;
 pub use objects::{BlockObject, EntitySighting, RefObject};
+pub use retention::Retention;
 pub use query::{Answer, Hit, QueryContext, QueryResult, Value};
 pub use schematics::Schematic;
 pub use store::{Memory, SCHEMA_VERSION};

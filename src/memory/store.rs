@@ -1,8 +1,8 @@
 //! Opening the memory: in RAM by default, or in a file so a restarted bot still knows its world.
 //!
-//! A file is inspected read-only before anything writes to it: a damaged file, a database of some
-//! other program or one written by a newer craftmate is refused with a message that says so, and
-//! the file is never replaced. An older schema is migrated (see [`super::migrate`]) inside one
+//! A file is checked before anything writes to it ([`super::file`]): a damaged file, a database of
+//! some other program, one written by a newer craftmate or one missing its tables is refused with a
+//! message that says so; a log a stopped bot left is applied to a copy first. An older schema is migrated (see [`super::migrate`]) inside one
 //! transaction, after a copy of the file is kept beside it.
 //!
 //! Also here: the bookkeeping shared by every kind of memory (create, touch, attend, forget) and
@@ -11,11 +11,13 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::cache::LookupCache;
 use super::error::{MemoryError, Result};
+use super::file::{self, FileState};
 use super::migrate;
+use super::retention::Retention;
 use super::types::{MemoryId, MemoryInfo, MemoryKind};
 
 /// "CRFT": marks a database file as a craftmate memory (SQLite's `application_id`).
@@ -37,6 +39,11 @@ pub struct Memory {
     pub(crate) plans_changed: u64,
     /// Inside the tick's transaction ([`Memory::begin_tick`]).
     in_tick: bool,
+    /// Where the original file was kept when a leftover log was recovered.
+    recovered: Option<PathBuf>,
+    /// How much history is kept, and the writes of it since the last pruning (see [`super::retention`]).
+    pub(crate) retention: Retention,
+    pub(crate) history_writes: u32,
 }
 
 /// Ticks are u64 in the game and i64 in SQLite; a game never gets near the difference.
@@ -57,55 +64,39 @@ impl Memory {
         Ok(memory)
     }
 
-    /// Opens (or creates) a memory file. See the module docs for what is refused and why.
+    /// Opens (or creates) a memory file. [`super::file`] checks it first; see there for what is
+    /// refused and what is recovered.
     pub fn open(path: impl AsRef<Path>) -> Result<Memory> {
         let path = path.as_ref().to_path_buf();
-        let is_new = match std::fs::metadata(&path) {
-            Ok(meta) => meta.len() == 0,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
-            Err(e) => return Err(e.into()),
-        };
-        if is_new {
-            let conn = Connection::open(&path)?;
-            let mut memory = Memory::configure(conn, Some(path))?;
-            memory.create_schema()?;
-            return Ok(memory);
+        let checked = file::check(&path)?;
+        if let FileState::Version(v) = checked.state
+            && v < SCHEMA_VERSION
+        {
+            // Keep the old file next to the new one: a migration is the one moment a bug of
+            // ours could cost a player their world knowledge.
+            std::fs::copy(&path, backup_path(&path, v))?;
         }
-        let found = inspect(&path)?;
-        match found {
-            FileState::Empty => {
-                let conn = Connection::open(&path)?;
-                let mut memory = Memory::configure(conn, Some(path))?;
-                memory.create_schema()?;
-                Ok(memory)
-            }
-            FileState::Version(v) if v == SCHEMA_VERSION => {
-                let conn = Connection::open(&path)?;
-                Memory::configure(conn, Some(path))
-            }
-            FileState::Version(v) if v > SCHEMA_VERSION => {
-                Err(MemoryError::TooNew { path, found: v, supported: SCHEMA_VERSION })
-            }
-            FileState::Version(0) => Err(MemoryError::Corrupt {
-                path,
-                detail: "it is marked as a craftmate memory but has no schema version".into(),
-            }),
-            FileState::Version(v) => {
-                // Keep the old file next to the new one: a migration is the one moment a bug of
-                // ours could cost a player their world knowledge.
-                let backup = backup_path(&path, v);
-                std::fs::copy(&path, &backup)?;
-                let conn = Connection::open(&path)?;
-                let mut memory = Memory::configure(conn, Some(path.clone()))?;
+        let conn = Connection::open(&path)?;
+        let mut memory = Memory::configure(conn, Some(path.clone()))?;
+        memory.recovered = checked.recovered;
+        match checked.state {
+            FileState::New | FileState::Empty => memory.create_schema()?,
+            FileState::Version(v) if v < SCHEMA_VERSION => {
                 migrate::upgrade(&mut memory.conn, v).map_err(|detail| MemoryError::Migration {
                     path: path.clone(),
                     from: v,
                     detail,
                 })?;
-                Ok(memory)
             }
-            FileState::Foreign => Err(MemoryError::Foreign { path }),
+            FileState::Version(_) => {}
         }
+        Ok(memory)
+    }
+
+    /// Where the original file was kept, when opening it applied a log a stopped bot had left
+    /// (its log lies beside it, named alike). `play` and `connect` say so.
+    pub fn recovered_from(&self) -> Option<&Path> {
+        self.recovered.as_deref()
     }
 
     fn configure(conn: Connection, path: Option<PathBuf>) -> Result<Memory> {
@@ -124,7 +115,7 @@ impl Memory {
             conn.busy_timeout(std::time::Duration::from_secs(5))?;
         }
         conn.set_prepared_statement_cache_capacity(128);
-        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default(), plans_changed: 0, in_tick: false })
+        Ok(Memory { conn, path, depth: 0, now: 0, lookups: LookupCache::default(), plans_changed: 0, in_tick: false, recovered: None, retention: Retention::default(), history_writes: 0 })
     }
 
     fn create_schema(&mut self) -> Result<()> {
@@ -312,48 +303,6 @@ impl Memory {
         let size: i64 = self.conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
         Ok((pages * size) as u64)
     }
-}
-
-/// What a read-only look at an existing file found.
-enum FileState {
-    /// A valid SQLite file with no tables (e.g. created by `touch` and opened once).
-    Empty,
-    /// A craftmate memory with this schema version.
-    Version(u32),
-    /// Some other program's database.
-    Foreign,
-}
-
-/// Looks at an existing file without writing to it.
-fn inspect(path: &Path) -> Result<FileState> {
-    let corrupt = |detail: String| MemoryError::Corrupt { path: path.to_path_buf(), detail };
-    // Opened for writing (never created): a file left by a killed bot may hold a half-written
-    // transaction in its journal, and only a writer can roll that back. A file that cannot be
-    // written is refused: a bot that silently saves nothing would lose what players teach it.
-    let writable = std::fs::OpenOptions::new().read(true).write(true).open(path);
-    if let Err(e) = writable {
-        return Err(MemoryError::ReadOnly { path: path.to_path_buf(), detail: e.to_string() });
-    }
-    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-        .map_err(|e| corrupt(e.to_string()))?;
-    let pragma = |name: &str| -> Result<i64> {
-        conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0)).map_err(|e| corrupt(e.to_string()))
-    };
-    let app_id = pragma("application_id")?;
-    let version = pragma("user_version")?;
-    let check: String =
-        conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| corrupt(e.to_string()))?;
-    if check != "ok" {
-        return Err(corrupt(format!("integrity check: {check}")));
-    }
-    let tables: i64 = conn
-        .query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))
-        .map_err(|e| corrupt(e.to_string()))?;
-    Ok(match (app_id as i32 == APPLICATION_ID, tables) {
-        (true, _) => FileState::Version(version.clamp(0, u32::MAX as i64) as u32),
-        (false, 0) if app_id == 0 => FileState::Empty,
-        _ => FileState::Foreign,
-    })
 }
 
 /// `memory.db` → `memory.db.v1.bak` (numbered if that exists already).

@@ -137,6 +137,7 @@ impl Memory {
             Some(v) => Some(serde_json::to_string(v).map_err(|e| MemoryError::Invalid(e.to_string()))?),
             None => None,
         };
+        self.wrote_history()?;
         self.batch(|m| {
             let tick = m.tick();
             let id = m.new_memory(MemoryKind::Task, tick)?;
