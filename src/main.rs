@@ -35,6 +35,9 @@ enum Command {
         /// How long `bench soak` plays (default 60).
         #[arg(long)]
         minutes: Option<f64>,
+        /// How many lines `bench hostile` sends (default 100000).
+        #[arg(long)]
+        lines: Option<u64>,
     },
     /// Run scenario files (see SCENARIOS.md) in the embedded world; prints PASS/FAIL lines and
     /// `N passed, M failed`; exits 1 if any failed.
@@ -123,15 +126,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     match command {
         Command::Play(args) => cli::play::run(&args),
-        Command::Bench { area, model, minutes } => {
-            let one_core = matches!(area, cli::bench::Area::Parser | cli::bench::Area::Training | cli::bench::Area::Llm | cli::bench::Area::Soak);
+        Command::Bench { area, model, minutes, lines } => {
+            let one_core = matches!(
+                area,
+                cli::bench::Area::Parser | cli::bench::Area::Training | cli::bench::Area::Llm | cli::bench::Area::Soak | cli::bench::Area::Hostile
+            );
             if one_core && std::env::var_os("RAYON_NUM_THREADS").is_none() {
                 // One core, as the latency target says and as training runs; candle and gemm
                 // read this at first use.
                 // SAFETY: set before any other thread exists.
                 unsafe { std::env::set_var("RAYON_NUM_THREADS", "1") };
             }
-            cli::bench::run(area, model.as_deref(), minutes)
+            cli::bench::run(area, model.as_deref(), minutes, lines)
         }
         Command::CheckData { file } => cli::check_data::run(&file),
         Command::Scenario { paths, json, say_only, model } => {

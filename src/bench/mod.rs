@@ -2,6 +2,7 @@
 //! the embedded world so runs are repeatable. Run them in release mode; debug numbers mean
 //! little.
 
+pub mod hostile;
 pub mod llm;
 pub mod memory;
 pub mod parser;

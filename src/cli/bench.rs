@@ -22,13 +22,17 @@ pub enum Area {
     /// An hour (`--minutes N`) of scripted play with the memory in a file: resident memory,
     /// file size and tick time every minute, and their growth.
     Soak,
+    /// Hostile chat end to end through `play` (`--lines N`, default 100000): junk, control
+    /// characters, huge lines, slash commands, endless names; resident memory every thousand
+    /// lines and its growth.
+    Hostile,
     /// Training speed on one thread: one optimizer step of the default network, and one with the
     /// shipped word features tuned (run from the repository root: it trains on the templates in
     /// data/templates).
     Training,
 }
 
-pub fn run(area: Area, model: Option<&std::path::Path>, minutes: Option<f64>) -> anyhow::Result<ExitCode> {
+pub fn run(area: Area, model: Option<&std::path::Path>, minutes: Option<f64>, lines: Option<u64>) -> anyhow::Result<ExitCode> {
     if cfg!(debug_assertions) {
         eprintln!("note: this is a debug build; run `cargo run --release -- bench …` for real figures");
     }
@@ -52,6 +56,7 @@ pub fn run(area: Area, model: Option<&std::path::Path>, minutes: Option<f64>) ->
             craftmate::bench::web::run(move || super::load_parser(model.as_deref(), None).ok().map(|p| Box::new(p) as Box<dyn craftmate::parser::Parser>))
         }
         Area::Soak => soak(model, minutes.unwrap_or(60.0))?,
+        Area::Hostile => hostile(model, lines.unwrap_or(100_000))?,
         Area::Training => {
             super::keep_freed_memory();
             let dir = std::path::Path::new("data/templates");
@@ -103,5 +108,23 @@ fn soak(model: Option<&std::path::Path>, minutes: f64) -> anyhow::Result<Vec<cra
     })?;
     bar.finish_and_clear();
     let _ = ticker.join();
+    Ok(figures)
+}
+
+/// The hostile-chat run with a line every thousand chat lines and a bar for the lines left.
+fn hostile(model: Option<&std::path::Path>, lines: u64) -> anyhow::Result<Vec<craftmate::bench::Figure>> {
+    anyhow::ensure!(lines > 0, "--lines must be at least 1");
+    let model = model.map(std::path::Path::to_path_buf);
+    let make_parser = move || super::load_parser(model.as_deref(), None).ok().map(|p| Box::new(p) as Box<dyn craftmate::parser::Parser>);
+    let bar = indicatif::ProgressBar::new(lines);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("hostile {bar:30} {pos}/{len} lines {elapsed_precise}").expect("a valid template"),
+    );
+    bar.suspend(|| println!("  lines  rss_mb  slowest_ms"));
+    let figures = craftmate::bench::hostile::run(lines, 44, make_parser, |s| {
+        bar.set_position(s.lines);
+        bar.suspend(|| println!("{:>7}  {:>6.1}  {:>10.1}", s.lines, s.rss_mb, s.slowest_ms));
+    });
+    bar.finish_and_clear();
     Ok(figures)
 }

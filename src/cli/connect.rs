@@ -73,10 +73,11 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     access.trust_system_chat = args.system_chat;
     let llm = super::load_llm(args.config.as_deref())?;
     let rules = super::load_rules(args.config.as_deref())?;
-    let memory = match &args.memory {
-        Some(p) => Memory::open(p).map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", p.display()))?,
+    let mut memory = match &args.memory {
+        Some(p) => super::open_memory(p)?,
         None => Memory::in_memory()?,
     };
+    memory.set_retention(rules.retention());
     let mut bot = Assistant::new(memory, super::parser());
     bot.dialogue.llm = llm;
     bot.dialogue.rules = rules;

@@ -113,3 +113,23 @@ pub fn load_llm(config: Option<&std::path::Path>) -> anyhow::Result<Option<(std:
         None => None,
     })
 }
+
+/// Opens the memory file of `play` and `connect`, saying where the original bytes were kept when
+/// a log a stopped bot left had to be applied first.
+pub fn open_memory(path: &std::path::Path) -> anyhow::Result<craftmate::memory::Memory> {
+    let memory = craftmate::memory::Memory::open(path)
+        .map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", path.display()))?;
+    if let Some(kept) = memory.recovered_from() {
+        let log = ["-wal", "-journal"]
+            .iter()
+            .map(|suffix| format!("{}{suffix}", kept.display()))
+            .find(|p| std::path::Path::new(p).exists())
+            .unwrap_or_default();
+        eprintln!(
+            "note: the memory file was recovered from the log a stopped bot left beside it; \
+             the original file and log are kept as {} and {log}",
+            kept.display()
+        );
+    }
+    Ok(memory)
+}

@@ -53,7 +53,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
     // Fail early and clearly on a bad memory file, before the session starts.
     let memory = memory.map(|p| p.to_path_buf());
     if let Some(p) = &memory {
-        Memory::open(p).map_err(|e| anyhow::anyhow!("cannot use memory file {}: {e}", p.display()))?;
+        super::open_memory(p)?;
     }
     let memory_path = memory.clone();
     let make_bot: Box<dyn FnMut() -> Box<dyn Bot>> = Box::new(move || {
@@ -62,7 +62,8 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
             None => Memory::in_memory(),
         };
         match mem {
-            Ok(m) => {
+            Ok(mut m) => {
+                m.set_retention(rules.retention());
                 let mut a = Assistant::new(m, super::parser());
                 a.dialogue.llm = llm.clone();
                 a.dialogue.rules = rules;

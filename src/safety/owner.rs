@@ -7,14 +7,19 @@
 //! share_lessons = false
 //! # TNT, lava, fire, creepers, withers … may be built, handed out or spawned.
 //! allow_dangerous = false
+//! # How much history the memory keeps: the newest chat lines and finished tasks.
+//! keep_chat_lines = 5000
+//! keep_finished_tasks = 5000
 //! ```
 
 use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::memory::Retention;
+
 /// The owner's rules.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OwnerRules {
     /// A lesson a player taught changes what the same words mean for every player, not only for
@@ -25,9 +30,39 @@ pub struct OwnerRules {
     /// built, handed out or spawned. Off: anyone allowed to command the bot could grief with it.
     #[serde(default)]
     pub allow_dangerous: bool,
+    /// The newest chat lines the memory keeps; older ones are forgotten.
+    #[serde(default = "keep_chat_lines")]
+    pub keep_chat_lines: u64,
+    /// The newest finished tasks the memory keeps; running tasks are always kept.
+    #[serde(default = "keep_finished_tasks")]
+    pub keep_finished_tasks: u64,
+}
+
+fn keep_chat_lines() -> u64 {
+    Retention::CHAT_LINES
+}
+
+fn keep_finished_tasks() -> u64 {
+    Retention::FINISHED_TASKS
+}
+
+impl Default for OwnerRules {
+    fn default() -> OwnerRules {
+        OwnerRules {
+            share_lessons: false,
+            allow_dangerous: false,
+            keep_chat_lines: keep_chat_lines(),
+            keep_finished_tasks: keep_finished_tasks(),
+        }
+    }
 }
 
 impl OwnerRules {
+    /// How much history the memory keeps under these rules.
+    pub fn retention(&self) -> Retention {
+        Retention { chat_lines: self.keep_chat_lines, finished_tasks: self.keep_finished_tasks }
+    }
+
     /// Why `id` is refused here, or `None` when it may be used.
     pub fn refuses(&self, id: &str) -> Option<String> {
         (!self.allow_dangerous && crate::world::rules::is_dangerous(id)).then(|| {
@@ -87,6 +122,15 @@ mod tests {
         assert!(e.contains("share_lesson"), "{e}");
         let e = OwnerRules::from_toml_str("[rules]\nshare_lessons = \"yes\"\n").unwrap_err().to_string();
         assert!(e.contains("rules.share_lessons"), "{e}");
+    }
+
+    #[test]
+    fn the_owner_sets_how_much_history_is_kept() {
+        assert_eq!(OwnerRules::default().retention(), Retention::default());
+        let rules = OwnerRules::from_toml_str("[rules]\nkeep_chat_lines = 200\nkeep_finished_tasks = 50\n").unwrap();
+        assert_eq!(rules.retention(), Retention { chat_lines: 200, finished_tasks: 50 });
+        let e = OwnerRules::from_toml_str("[rules]\nkeep_chat_lines = -1\n").unwrap_err().to_string();
+        assert!(e.contains("keep_chat_lines"), "{e}");
     }
 
     #[test]

@@ -80,6 +80,27 @@ pub fn bounded_reply(line: &str) -> String {
     format!("{}…", line[..cut].trim_end())
 }
 
+/// One chat message on a server, in UTF-16 units: the most of a heard line the memory keeps.
+pub const CHAT_LINE_UNITS: usize = 256;
+
+/// The start of `text` that fits in `max_units` UTF-16 units, cut between characters. What is
+/// kept of a heard line is bounded, so a flood of long lines cannot fill memory.
+pub fn capped(text: &str, max_units: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in text.char_indices() {
+        used += c.len_utf16();
+        if used > max_units {
+            return &text[..i];
+        }
+    }
+    text
+}
+
+/// A heard chat line as the memory keeps it: at most one chat message long.
+pub fn capped_chat(text: &str) -> &str {
+    capped(text, CHAT_LINE_UNITS)
+}
+
 /// The length Minecraft counts a chat message in: UTF-16 code units (an emoji is two).
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
@@ -107,6 +128,17 @@ mod tests {
         assert!(utf16_len(&cut) <= MAX_REPLY_CHARS && cut.ends_with("name…"), "{}", utf16_len(&cut));
         let emoji = "🙂".repeat(1000);
         assert!(utf16_len(&bounded_reply(&emoji)) <= MAX_REPLY_CHARS);
+    }
+
+    #[test]
+    fn a_kept_chat_line_is_at_most_one_message_cut_between_characters() {
+        assert_eq!(capped_chat("build a tower"), "build a tower");
+        let long = "build ".repeat(1000);
+        assert_eq!(utf16_len(capped_chat(&long)), CHAT_LINE_UNITS);
+        // An emoji is two units and is never split.
+        let emoji = "🙂".repeat(200);
+        assert_eq!(capped_chat(&emoji).chars().count(), CHAT_LINE_UNITS / 2);
+        assert_eq!(capped("a🙂", 2), "a");
     }
 
     #[test]

@@ -27,6 +27,8 @@ use rustc_hash::FxHashMap;
 use sections::{SECTION, Section, SectionKey, block_from_index, section_key};
 use serde::{Deserialize, Serialize};
 
+/// The most of a player's line the world keeps, in UTF-16 units (see [`EmbeddedWorld::player_says`]).
+pub const HEARD_LINE_UNITS: usize = 1000;
 
 /// A player in the embedded world (the REPL's user, or a scenario's).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -210,8 +212,11 @@ impl EmbeddedWorld {
         &self.mobs
     }
 
-    /// A player speaks: the agent will see it on its next `take_chats`.
+    /// A player speaks: the agent will see it on its next `take_chats`. At most
+    /// [`HEARD_LINE_UNITS`] of the line are kept: twice the chat gate's bound, so an overlong line
+    /// is still heard as too long, while a flood of them cannot fill the log.
     pub fn player_says(&mut self, name: &str, text: &str) {
+        let text = crate::safety::text::capped(text, HEARD_LINE_UNITS);
         self.chat.push(ChatLine { tick: self.tick, speaker: name.to_string(), text: text.to_string(), from_agent: false });
         self.trim_chat();
     }
