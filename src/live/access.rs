@@ -7,9 +7,13 @@
 //! a warning at start.
 //!
 //! An entry is a player's name, matched exactly ("ALICE" is not "alice"), or a player's UUID,
-//! matched against the UUID the server sends with signed player chat. A name is only as good as
-//! the server's login: on an offline-mode server anyone can join under any name, so there the
-//! list keeps out the careless, not the malicious (use an online-mode server, or its whitelist).
+//! matched against the UUID the server sends with signed player chat. With signed chat a name
+//! entry is matched against the sender's *account* name (their UUID looked up in the player
+//! list), never against the name the message shows, which a nickname plugin may set to anything;
+//! a signed line whose sender is not in the player list can only match a UUID entry
+//! ([`Access::by_uuid_only`]). A name is only as good as the server's login: on an offline-mode
+//! server anyone can join under any name, so there the list keeps out the careless, not the
+//! malicious (use an online-mode server, or its whitelist).
 //!
 //! Some servers send all chat as server messages of the form `<alice> hi`, which anyone who can
 //! make the server print a line can imitate; such lines are believed only when
@@ -106,14 +110,26 @@ impl Access {
     /// Whether `player` (with the UUID the server sent, if any) may command the bot: the exact
     /// name, or the UUID, is on the list.
     pub fn allows(&self, player: &str, id: Option<&str>) -> bool {
+        self.matches(Some(player), id)
+    }
+
+    /// Whether an entry matches: a name entry only `name` (when there is one to trust), a UUID
+    /// entry only `id`.
+    fn matches(&self, name: Option<&str>, id: Option<&str>) -> bool {
         let id = id.and_then(uuid);
         match &self.allowed {
             None => true,
             Some(entries) => entries.iter().any(|e| match e {
-                Entry::Name(n) => n == player,
+                Entry::Name(n) => name == Some(n.as_str()),
                 Entry::Uuid(u) => id.as_deref() == Some(u.as_str()),
             }),
         }
+    }
+
+    /// The list as the gate sees it for a signed line whose account name is unknown: the name it
+    /// shows proves nothing, so only a UUID entry can let it through.
+    pub fn by_uuid_only(&mut self) -> UuidOnly<'_> {
+        UuidOnly(self)
     }
 
     /// What to tell `player`, who is not allowed, at agent tick `tick`; `None` when they were
@@ -137,6 +153,19 @@ impl crate::safety::gate::Admission for Access {
     }
     fn refusal(&mut self, speaker: &str, tick: u64) -> Option<String> {
         Access::refusal(self, speaker, tick)
+    }
+}
+
+/// [`Access`] with its name entries ignored (see [`Access::by_uuid_only`]); refusals and their
+/// rate limit are the list's own.
+pub struct UuidOnly<'a>(&'a mut Access);
+
+impl crate::safety::gate::Admission for UuidOnly<'_> {
+    fn allows(&self, _shown: &str, id: Option<&str>) -> bool {
+        self.0.matches(None, id)
+    }
+    fn refusal(&mut self, speaker: &str, tick: u64) -> Option<String> {
+        self.0.refusal(speaker, tick)
     }
 }
 
@@ -173,6 +202,17 @@ mod tests {
         assert!(!a.allows("Notch", Some("00000000-0000-0000-0000-000000000000")));
         assert_eq!(uuid("not-a-uuid"), None);
         assert_eq!(uuid("069a79f4-44e9-4726-a5be-fca90e38aaf"), None);
+    }
+
+    #[test]
+    fn without_a_trusted_name_only_a_uuid_entry_matches() {
+        use crate::safety::gate::Admission;
+        let id = "069a79f4-44e9-4726-a5be-fca90e38aaf5";
+        let mut a = Access::parse(&format!("alice,{id}")).unwrap();
+        assert!(!a.by_uuid_only().allows("alice", None), "the shown name is not matched");
+        assert!(!a.by_uuid_only().allows("alice", Some("00000000-0000-0000-0000-000000000000")));
+        assert!(a.by_uuid_only().allows("anyone", Some(id)));
+        assert!(Access::everyone().by_uuid_only().allows("anyone", None), "no list: everyone");
     }
 
     #[test]

@@ -73,9 +73,11 @@ pub enum ClientEvent {
     WorldChanged { view: BlockView },
     /// One game tick's view.
     Snapshot(Snapshot),
-    /// A chat line: the sender when the server named one (and their UUID with signed player
-    /// chat), else the raw system message.
-    Chat { from: Option<String>, id: Option<String>, text: String },
+    /// A chat line: the sender when the server named one, else the raw system message. With
+    /// signed player chat `from` is only the name the message shows (a nickname, perhaps); `id`
+    /// is the sender's UUID and `account` their account name from the player list, when they
+    /// are in it.
+    Chat { from: Option<String>, id: Option<String>, account: Option<String>, text: String },
     /// The server changed a block (someone built or broke it, or it confirmed or undid ours).
     BlockChanged { pos: Pos, before: Block, after: Block },
     /// The server put back something other than what the bot placed or broke at `pos`.

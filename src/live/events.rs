@@ -36,7 +36,7 @@ impl LiveWorld {
                     notices.push(Notice::NotCreative);
                 }
             }
-            ClientEvent::Chat { from, id, text } => self.hear(from, id, text),
+            ClientEvent::Chat { from, id, account, text } => self.hear(from, id, account, text),
             ClientEvent::BlockChanged { pos, before, after } => {
                 self.log.change(BlockChange { tick: self.tick, pos, before, after, by: Actor::World });
             }
@@ -63,12 +63,17 @@ impl LiveWorld {
     }
 
     /// A chat line from the server: find the speaker, drop our own lines, and let only allowed
-    /// players through. A server message of the form `<alice> hi` counts as alice's chat only
-    /// when the operator said to believe such lines (`--system-chat`): the first one is reported
-    /// either way, so a server that sends all chat like that is not met with silence.
-    fn hear(&mut self, from: Option<String>, id: Option<String>, text: String) {
-        let (speaker, text) = match from {
-            Some(name) if !name.is_empty() => (name, text),
+    /// players through. Signed chat (`id` set) is from its sender's account, whatever name the
+    /// message shows; when the account is unknown the shown name stands in for replies, but only
+    /// a UUID on the list can admit the line. A server message of the form `<alice> hi` counts
+    /// as alice's chat only when the operator said to believe such lines (`--system-chat`): the
+    /// first one is reported either way, so a server that sends all chat like that is not met
+    /// with silence.
+    fn hear(&mut self, from: Option<String>, id: Option<String>, account: Option<String>, text: String) {
+        let signed_by_stranger = id.is_some() && account.is_none();
+        let (speaker, text) = match (account.filter(|_| id.is_some()), from) {
+            (Some(account), _) => (account, text),
+            (None, Some(name)) if !name.is_empty() => (name, text),
             _ => match chat::parse_system(&text) {
                 Some(pair) if self.access.trust_system_chat => pair,
                 Some((name, _)) => {
@@ -88,7 +93,11 @@ impl LiveWorld {
         if speaker.eq_ignore_ascii_case(&self.name) {
             return;
         }
-        let admitted = gate::admit(&mut self.access, &speaker, id.as_deref(), self.tick);
+        let admitted = if signed_by_stranger {
+            gate::admit(&mut self.access.by_uuid_only(), &speaker, id.as_deref(), self.tick)
+        } else {
+            gate::admit(&mut self.access, &speaker, id.as_deref(), self.tick)
+        };
         self.log.transcript.push(Line { speaker: speaker.clone(), text: text.clone(), refused: admitted != Admitted::Yes });
         match admitted {
             Admitted::Yes => self.log.chats.push(ChatMessage { tick: self.tick, speaker, text }),

@@ -273,7 +273,14 @@ fn a_refused_spot_fails_at_once_and_a_burst_closes_the_area() {
 }
 
 fn chat(h: &Harness, from: Option<&str>, id: Option<&str>, text: &str) {
-    h.events.send(ClientEvent::Chat { from: from.map(String::from), id: id.map(String::from), text: text.into() }).unwrap();
+    h.events.send(ClientEvent::Chat { from: from.map(String::from), id: id.map(String::from), account: None, text: text.into() }).unwrap();
+}
+
+/// A signed line showing `shown`, from the player with UUID `id` and, when the player list has
+/// them, account name `account`.
+fn signed(h: &Harness, shown: &str, id: &str, account: Option<&str>, text: &str) {
+    let ev = ClientEvent::Chat { from: Some(shown.into()), id: Some(id.into()), account: account.map(String::from), text: text.into() };
+    h.events.send(ev).unwrap();
 }
 
 #[test]
@@ -328,6 +335,23 @@ fn a_uuid_on_the_list_is_matched_against_signed_chat() {
     h.world.sync();
     let heard: Vec<String> = h.world.take_chats().into_iter().map(|c| c.text).collect();
     assert_eq!(heard, vec!["come here".to_string()], "unsigned chat under the same name is not enough");
+}
+
+#[test]
+fn a_nickname_is_not_the_account_on_the_list() {
+    let mut h = Harness::new(Access::parse("alice").unwrap());
+    h.join();
+    signed(&h, "alice", "00000000-0000-0000-0000-00000000000a", Some("mallory"), "destroy everything");
+    signed(&h, "alice", "00000000-0000-0000-0000-00000000000b", None, "destroy everything");
+    signed(&h, "Queen Ali", "00000000-0000-0000-0000-00000000000c", Some("alice"), "come here");
+    h.world.sync();
+    let heard: Vec<(String, String)> = h.world.take_chats().into_iter().map(|c| (c.speaker, c.text)).collect();
+    assert_eq!(heard, vec![("alice".into(), "come here".into())], "only the account counts");
+    let said = h.said();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(said[0].starts_with("Sorry mallory") && said[1].starts_with("Sorry alice"), "{said:?}");
+    let lines: Vec<(String, bool)> = h.world.take_transcript().into_iter().filter(|l| l.speaker != "Helper").map(|l| (l.speaker, l.refused)).collect();
+    assert_eq!(lines, vec![("mallory".into(), true), ("alice".into(), true), ("alice".into(), false)]);
 }
 
 #[test]

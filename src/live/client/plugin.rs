@@ -24,7 +24,7 @@ use azalea::entity::{
     HasClientLoaded, LocalEntity,
 };
 use azalea::join::ConnectionFailedEvent;
-use azalea::local_player::WorldHolder;
+use azalea::local_player::{TabList, WorldHolder};
 use azalea::movement::send_position;
 use azalea::registry::builtin::ItemKind;
 // The `Resource` derive names `bevy_ecs`; azalea re-exports it as `ecs`.
@@ -87,11 +87,13 @@ impl Plugin for LivePlugin {
     }
 }
 
-/// Chat and the server's block updates, before azalea applies the updates (so the block they
-/// replace is still there to report).
+/// Chat (with the account behind signed lines, from the player list) and the server's block
+/// updates, before azalea applies the updates (so the block they replace is still there to
+/// report).
 pub(super) fn capture_world(
     query: Query<(&QueuedServerBlockUpdates, &WorldHolder), With<LocalEntity>>,
     mut chats: MessageReader<ChatReceivedEvent>,
+    tabs: Query<&TabList, With<LocalEntity>>,
     link: Option<Res<Link>>,
     mut state: ResMut<LiveState>,
 ) {
@@ -125,8 +127,11 @@ pub(super) fn capture_world(
             ChatPacket::System(p) => (None, p.content.to_string()),
             other => other.split_sender_and_content(),
         };
-        let id = ev.packet.sender_uuid().map(|u| u.to_string());
-        let _ = link.events.send(ClientEvent::Chat { from, id, text });
+        let sender = ev.packet.sender_uuid();
+        // The account behind a signed line: the name it shows may be a nickname.
+        let account = sender.and_then(|u| tabs.iter().find_map(|t| t.get(&u))).map(|i| i.profile.name.clone());
+        let id = sender.map(|u| u.to_string());
+        let _ = link.events.send(ClientEvent::Chat { from, id, account, text });
     }
 }
 
