@@ -151,6 +151,31 @@ mod tests {
         assert!(dm.is_thinking(), "other small talk still goes to the model");
     }
 
+    #[test]
+    fn questions_about_what_is_in_the_world_are_answered_from_memory_not_the_model() {
+        use crate::memory::fixture::{Fixture, block};
+        use crate::world::{Actor, BBox, Pos};
+        let (fake, mut dm, _) = with_fake_model();
+        let mut f = Fixture::new();
+        f.world.fill_by(BBox::new(Pos::new(3, 5, -10), Pos::new(4, 6, -9)), block("diamond_block"), Actor::World);
+        f.perceive();
+        let mut tasks = TaskStack::default();
+        for (q, answer) in [
+            ("are there diamonds around here?", "is at"),
+            ("yo is there any diamonds round here", "is at"),
+            ("is there a house somewhere around", "house is at"),
+            ("is there any iron nearby", "I don't know of any iron."),
+            ("where can i find iron", "I don't know of any iron."),
+            ("u see any lava near us", "I don't know of any lava."),
+            ("are there any emeralds around here", "I don't know of any emerald."),
+        ] {
+            let now = dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), q);
+            assert!(now.len() == 1 && now[0].contains(answer), "{q:?}: {now:?}");
+            assert!(!dm.is_thinking(), "{q:?} went to the model");
+        }
+        assert!(fake.0.lock().unwrap().is_empty(), "the model was asked about the world");
+    }
+
     /// A slow model that counts how many requests it works on at once.
     #[derive(Default)]
     struct Slow {

@@ -162,6 +162,10 @@ sections! {
         WhatAtWords = "what_at_words",
         /// Openings of a question asking for every such thing ("which things are").
         WhichThings = "which_things",
+        /// Openings of a question whether something is in the world ("is there any").
+        AnyOpening = "any_openings",
+        /// How such a question ends with where to look ("around here", "nearby").
+        Around = "around",
         /// How a question asks for the blocks a thing has ("how many blocks").
         BlockCount = "block_count",
         /// Words asking only about the most recent one ("last", "latest").

@@ -173,6 +173,8 @@ pub struct ModelInfo {
     pub load_time: Duration,
     /// The weights were unpacked to f32 (fast prompts, more memory).
     pub unpacked: bool,
+    /// How many weights the model has, counted from its tensors' shapes.
+    pub weights: u64,
 }
 
 /// A loaded model, its tokenizer and settings: everything the worker needs.
@@ -253,7 +255,7 @@ impl GgufChat {
         } else {
             build(&architecture, content, &mut file, &device, file_context)?
         };
-        let info = ModelInfo { architecture, name, context_length, load_time: start.elapsed(), unpacked };
+        let info = ModelInfo { architecture, name, context_length, load_time: start.elapsed(), unpacked, weights: weights_count };
         let max_tokens = options.max_tokens;
         let model = Model { weights, tokenizer: tokenizer.clone(), options, context_length, device, read: Read::default() };
         let (sender, receiver) = mpsc::channel();
@@ -283,6 +285,10 @@ impl Chat for GgufChat {
         let name = self.info.name.as_deref().unwrap_or("model");
         let weights = if self.info.unpacked { "weights unpacked" } else { "weights packed" };
         format!("gguf {name} ({}, {weights})", self.info.architecture)
+    }
+
+    fn is_small(&self) -> bool {
+        self.info.weights < super::SMALL_WEIGHTS
     }
 
     fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {

@@ -12,7 +12,10 @@
 //! - every call has a **hard deadline**: the backends run the request on a worker thread and
 //!   give up at the deadline, and [`reply`] then answers with a polite fallback line;
 //! - facts about the world come from the caller's [`Grounding`] (memory and perception), and the
-//!   system prompt tells the model to say it is unsure about anything else.
+//!   system prompt tells the model to say it is unsure about anything else;
+//! - a small model ([`Chat::is_small`]: under [`SMALL_WEIGHTS`] weights) gets a short prompt it can
+//!   follow, without recent chat, and only the first sentence of its answer is said
+//!   ([`reply::first_sentence`]): what such a model says after that wanders off.
 //!
 //! Two backends implement [`Chat`]:
 //! - [`OpenAiChat`]: `POST {base}/v1/chat/completions`, which llama.cpp's server, Ollama, LM Studio
@@ -59,13 +62,16 @@ use std::time::{Duration, Instant};
 pub use config::{BackendKind, LlmConfig, backend};
 pub use gguf::{GgufChat, GgufOptions};
 pub use openai::{OpenAiChat, OpenAiOptions};
-pub use prompt::{Grounding, messages_for};
+pub use prompt::{Grounding, messages_for, messages_for_small};
 pub use propose::propose_logical_form;
 pub use reply::{
-    FALLBACK_DISALLOWED, FALLBACK_ERROR, FALLBACK_SLOW, Outcome, PendingReply, Reply, reply, reply_detailed,
-    spawn_reply,
+    FALLBACK_DISALLOWED, FALLBACK_ERROR, FALLBACK_SLOW, Outcome, PendingReply, Reply, first_sentence, reply,
+    reply_detailed, spawn_reply,
 };
 pub use sanitize::{MAX_REPLY_CHARS, sanitize};
+
+/// A model with fewer weights than this is small: it gets the short prompt and says one sentence.
+pub const SMALL_WEIGHTS: u64 = 1_000_000_000;
 
 /// Who said a message in a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +173,12 @@ pub trait Chat: Send + Sync {
     /// Completes the conversation. The text is raw model output: pass it through [`sanitize`]
     /// before anyone sees it (or use [`reply`], which does).
     fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError>;
+
+    /// A small model (under [`SMALL_WEIGHTS`] weights), which [`reply`] gives a short prompt and
+    /// takes one sentence from. A backend that cannot tell (a server's model) says no.
+    fn is_small(&self) -> bool {
+        false
+    }
 }
 
 impl<C: Chat + ?Sized> Chat for Box<C> {
@@ -177,6 +189,10 @@ impl<C: Chat + ?Sized> Chat for Box<C> {
     fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
         (**self).complete(request)
     }
+
+    fn is_small(&self) -> bool {
+        (**self).is_small()
+    }
 }
 
 impl<C: Chat + ?Sized> Chat for std::sync::Arc<C> {
@@ -186,6 +202,10 @@ impl<C: Chat + ?Sized> Chat for std::sync::Arc<C> {
 
     fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
         (**self).complete(request)
+    }
+
+    fn is_small(&self) -> bool {
+        (**self).is_small()
     }
 }
 

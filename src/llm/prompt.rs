@@ -3,6 +3,10 @@
 //! The caller (the dialogue manager) fills a [`Grounding`] from memory and perception, so this module
 //! does not depend on either. Facts about the world come only from it: the prompt tells the model to
 //! answer questions about this world from the listed facts and to say it is unsure otherwise.
+//!
+//! A small model (under a billion weights, [`super::Chat::is_small`]) gets [`Grounding::short_prompt`]
+//! instead: one plain paragraph with no recent chat. SmolLM2-135M loses a long prompt's rules
+//! and says them back, or answers a line of the chat instead of the player.
 
 use super::Message;
 use super::sanitize::clean_line;
@@ -15,6 +19,8 @@ pub const MAX_RECENT_CHAT: usize = 6;
 pub const MAX_ITEM_CHARS: usize = 160;
 /// The player's message is cut to this many characters.
 pub const MAX_USER_CHARS: usize = 400;
+/// At most this many nearby things reach a small model's prompt.
+pub const MAX_SMALL_NEARBY: usize = 4;
 
 /// What the bot knows right now, as plain strings from memory and perception.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -77,11 +83,33 @@ impl Grounding {
         }
         p
     }
+
+    /// A small model's system prompt: one short paragraph a 135M model can follow — who it is,
+    /// one short sentence, what it is doing, up to [`MAX_SMALL_NEARBY`] things nearby, and to say
+    /// when it is not sure. No recent chat: a small model answers that instead of the player.
+    pub fn short_prompt(&self) -> String {
+        let doing = match self.doing.as_deref().map(|d| one_line(d, MAX_ITEM_CHARS)).filter(|d| !d.is_empty()) {
+            Some(doing) => format!("You are {doing} now."),
+            None => "You are not doing anything now.".to_string(),
+        };
+        let nearby = &self.nearby[..self.nearby.len().min(MAX_SMALL_NEARBY)];
+        format!(
+            "You are {}, a friendly helper bot in Minecraft. Answer the player in one short sentence. {doing} \
+             Things near you: {}. If you are not sure, say you are not sure.",
+            self.name(),
+            list(nearby, "none that you know of")
+        )
+    }
 }
 
 /// The messages for answering `text`: the system prompt and the player's message.
 pub fn messages_for(grounding: &Grounding, text: &str) -> Vec<Message> {
     vec![Message::system(grounding.system_prompt()), Message::user(one_line(text, MAX_USER_CHARS))]
+}
+
+/// [`messages_for`] a small model: the short prompt and the player's message.
+pub fn messages_for_small(grounding: &Grounding, text: &str) -> Vec<Message> {
+    vec![Message::system(grounding.short_prompt()), Message::user(one_line(text, MAX_USER_CHARS))]
 }
 
 /// `text` as one clean line of at most `max` characters (grounding strings come from players too).
@@ -123,6 +151,30 @@ mod tests {
         let m = messages_for(&g, "what do you like to build?");
         assert_eq!(m.len(), 2);
         assert_eq!(m[1].content, "what do you like to build?");
+    }
+
+    #[test]
+    fn a_small_model_gets_one_short_paragraph() {
+        let g = Grounding {
+            bot_name: "Robo".into(),
+            doing: Some("building a red tower".into()),
+            nearby: (1..=6).map(|i| format!("thing {i}")).collect(),
+            players: vec!["alice".into()],
+            recent_chat: vec![("alice".into(), "my secret line".into())],
+        };
+        let p = g.short_prompt();
+        assert!(p.starts_with("You are Robo,"), "{p}");
+        assert!(p.contains("one short sentence"));
+        assert!(p.contains("You are building a red tower now."));
+        assert!(p.contains("thing 1; thing 2; thing 3; thing 4."));
+        assert!(!p.contains("thing 5"), "at most {MAX_SMALL_NEARBY} things");
+        assert!(p.ends_with("If you are not sure, say you are not sure."));
+        assert!(!p.contains('\n') && !p.contains("secret"), "one paragraph, no chat: {p}");
+        assert!(p.len() < g.system_prompt().len() / 2, "short");
+        let idle = Grounding::default().short_prompt();
+        assert!(idle.contains("You are craftmate,") && idle.contains("not doing anything") && idle.contains("none that you know of"), "{idle}");
+        let m = messages_for_small(&g, "hi");
+        assert_eq!((m.len(), m[0].content.as_str(), m[1].content.as_str()), (2, p.as_str(), "hi"));
     }
 
     #[test]

@@ -3,12 +3,15 @@
 //! [`reply`] blocks the caller for at most `limit` (the backends stop waiting at the deadline).
 //! A tick loop that must not block at all uses [`spawn_reply`] and polls the [`PendingReply`] each
 //! tick; it yields the answer, or the slow-thinking fallback once the limit has passed.
+//!
+//! A small model ([`Chat::is_small`]) is asked with the short prompt and only the first sentence
+//! of its answer is said: it answers first, then adds rules, a second answer or a story.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
-use super::prompt::{Grounding, messages_for};
+use super::prompt::{Grounding, messages_for, messages_for_small};
 use super::sanitize::{Rejected, sanitize_for};
 use super::{Chat, ChatRequest, Completion, LlmError};
 use crate::safety::disallowed::Disallowed;
@@ -69,7 +72,9 @@ pub fn reply_detailed(
     if let Some(word) = disallowed.find(text) {
         return done(FALLBACK_DISALLOWED, Outcome::Disallowed(word), None);
     }
-    let request = ChatRequest::new(messages_for(grounding, text), limit);
+    let small = chat.is_small();
+    let messages = if small { messages_for_small(grounding, text) } else { messages_for(grounding, text) };
+    let request = ChatRequest::new(messages, limit);
     let completion = match chat.complete(&request) {
         Ok(c) => c,
         Err(LlmError::Timeout) => return done(FALLBACK_SLOW, Outcome::TimedOut, None),
@@ -87,6 +92,7 @@ pub fn reply_detailed(
     // The instructions repeated back are no answer (an echo only leaves nothing: the fallback).
     let prompt = request.messages.first().map(|m| m.content.as_str()).unwrap_or_default();
     let raw = super::echo::without_echo(&raw, prompt);
+    let raw = if small { first_sentence(&raw).to_string() } else { raw };
     match sanitize_for(&raw, &grounding.name(), disallowed) {
         Ok(safe) => done(&safe, Outcome::Answered, Some(completion)),
         Err(Rejected::Disallowed(word)) => done(FALLBACK_DISALLOWED, Outcome::Disallowed(word), Some(completion)),
@@ -104,6 +110,24 @@ pub fn end_of_last_sentence(text: &str) -> String {
         None if text.ends_with(['.', '!', '?']) => text.to_string(),
         None => format!("{}...", text.trim_end_matches(|c: char| !c.is_alphanumeric())),
     }
+}
+
+/// A sentence this short ("Sure!", "Hi there!") is no answer on its own: the next one is kept too.
+const MIN_FIRST_SENTENCE_WORDS: usize = 3;
+
+/// The first sentence of `text` (all of it when it has no sentence end), with the sentences
+/// before it when they are shorter than [`MIN_FIRST_SENTENCE_WORDS`] words ("Sure! A furnace
+/// takes eight cobblestone.").
+pub fn first_sentence(text: &str) -> &str {
+    let text = text.trim();
+    let mut from = 0;
+    for end in super::sanitize::sentence_ends(text) {
+        if text[from..end].split_whitespace().count() >= MIN_FIRST_SENTENCE_WORDS {
+            return text[..end].trim_end();
+        }
+        from = end;
+    }
+    text
 }
 
 /// A reply being computed on a worker thread; poll it from the tick loop.
@@ -196,6 +220,53 @@ pub fn spawn_reply(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_model_says_only_its_first_sentence() {
+        assert_eq!(first_sentence("I like towers. You are a helper bot. Let's build!"), "I like towers.");
+        assert_eq!(first_sentence("Sure! A furnace takes eight cobblestone. Then add coal."), "Sure! A furnace takes eight cobblestone.");
+        assert_eq!(first_sentence("  I'm not sure, sorry!  "), "I'm not sure, sorry!");
+        assert_eq!(first_sentence("Version 1.20 has 2. more things? Yes it does."), "Version 1.20 has 2. more things?");
+        assert_eq!(first_sentence("Hi! Yo!"), "Hi! Yo!");
+        assert_eq!(first_sentence(""), "");
+    }
+
+    /// A model that answers in three sentences and keeps the prompts it was given.
+    struct Chatty {
+        small: bool,
+        prompts: std::sync::Mutex<Vec<Vec<String>>>,
+    }
+
+    impl Chat for Chatty {
+        fn describe(&self) -> String {
+            "chatty".into()
+        }
+        fn complete(&self, request: &ChatRequest) -> Result<Completion, LlmError> {
+            self.prompts.lock().unwrap().push(request.messages.iter().map(|m| m.content.clone()).collect());
+            Ok(Completion { text: "I like tall towers. Also castles. Let me tell you a story.".into(), ..Completion::default() })
+        }
+        fn is_small(&self) -> bool {
+            self.small
+        }
+    }
+
+    #[test]
+    fn a_small_model_gets_the_short_prompt_and_says_one_sentence() {
+        let g = Grounding { recent_chat: vec![("alice".into(), "an old line".into())], ..Grounding::named("Robo") };
+        let ask = |small: bool| {
+            let chat = Chatty { small, prompts: Default::default() };
+            let said = reply(&chat, &g, &Disallowed::default(), "what do you like?", Duration::from_secs(5));
+            let prompt = chat.prompts.lock().unwrap()[0][0].clone();
+            (said, prompt)
+        };
+        let (said, prompt) = ask(true);
+        assert_eq!(said, "I like tall towers.");
+        assert_eq!(prompt, g.short_prompt());
+        assert!(!prompt.contains("an old line"));
+        let (said, prompt) = ask(false);
+        assert!(said.starts_with("I like tall towers. Also castles."), "{said}");
+        assert!(prompt.contains("an old line"));
+    }
 
     #[test]
     fn truncated_answers_end_cleanly() {

@@ -5,8 +5,12 @@
 //! `GET_MEMORY` the interpreter answers from memory and the world. The words are the lexicon's
 //! (`[where_am_i]`, `[made_of]`, `[which_things]`); "how far is …" and "do you remember …" are
 //! `[rewrites]` to "where is …", whose answer says both where and how far.
+//!
+//! Whether something is in the world ("are there diamonds around here?", "where can i find
+//! iron") is such a question too (`[any_openings]`, `[around]`): memory knows what the bot has
+//! seen, and a language model asked instead would make an answer up.
 
-use crate::lexicon::{Class, lexicon};
+use crate::lexicon::{Class, Group, lexicon};
 use crate::logical_form::{
     Attribute, AttributeName, DialogueType, Filters, FixedReference, Location, LogicalForm, Output, OutputAttribute, OutputKind, Predicate,
     ReferenceObject, Span, SpecialReference, SpecialReferenceObject, Triple, WhereClause, WhereItem,
@@ -20,7 +24,8 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         .or_else(|| blocks_in(&words))
         .or_else(|| made_of(&words))
         .or_else(|| colour_of(&words))
-        .or_else(|| which_things(&words))?;
+        .or_else(|| which_things(&words))
+        .or_else(|| any_around(&words))?;
     super::checked(text, LogicalForm { filters: Some(filters), ..LogicalForm::new(DialogueType::GetMemory) })
 }
 
@@ -105,6 +110,42 @@ fn which_things(words: &[&str]) -> Option<Filters> {
     about(clause, Some(Output::Kind(OutputKind::Memory)))
 }
 
+/// The most words a thing asked about may have ("the big red house"): a longer line ("is
+/// there any way to build faster") is no question about the world.
+const MAX_THING_WORDS: usize = 3;
+
+/// "are there diamonds around here", "is there any iron nearby", "u see any lava near us", "is
+/// there a house somewhere around", "where can i find iron": where such a thing is, if memory
+/// knows one. A material ("diamonds", "iron ore") is asked by its blocks, anything else by its
+/// words as [`thing`] reads them; without "around here" only a material is read, so "is there
+/// anything you can't do" stays small talk.
+fn any_around(words: &[&str]) -> Option<Filters> {
+    let lx = lexicon();
+    // Small words around the question: "yo is there …", "… round here bro".
+    let mut end = words.len();
+    while let Some(n) = (1..end).rev().find(|&n| lx.phrase_at(Class::Closing, &words[..end], end - n) == Some(n)) {
+        end -= n;
+    }
+    let mut start = 0;
+    while let Some(n) = lx.phrase_at(Class::Opening, &words[..end], start).filter(|n| start + n < end) {
+        start += n;
+    }
+    let from = start + lx.phrase_at(Class::AnyOpening, &words[..end], start)?;
+    let around = (from + 1..end).find(|&i| lx.phrase_at(Class::Around, &words[..end], i) == Some(end - i));
+    let to = around.unwrap_or(end);
+    let first = (from..to).find(|&i| !lx.is(Class::Determiner, words[i]))?;
+    if to - first > MAX_THING_WORDS || words[first..to].iter().all(|w| lx.is(Class::GenericThing, w)) {
+        return None;
+    }
+    let material = lx.material(words[first]).or_else(|| lx.meaning(Group::Terrain, words[first])).is_some();
+    if material && to - first <= 2 {
+        let blocks = WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::new(first, to - 1)));
+        return about(vec![blocks], attribute(AttributeName::Location));
+    }
+    around?;
+    about(thing(words, first, to)?, attribute(AttributeName::Location))
+}
+
 /// The triples naming a thing said in `words[from..to]`: its colour words, and the words after
 /// the last of them as its name ("the big red tower" → has_colour red, has_name tower; "the ice
 /// thing" → has_name ice, has_name thing); `None` when no name is left.
@@ -147,8 +188,32 @@ mod tests {
         assert_eq!(output("which things are towers").as_deref(), Some("Memory"));
         assert!(output("what colour is frosty").is_some_and(|o| o.contains("Colour")));
         assert_eq!(output("how many blocks did you use for the ice thing").as_deref(), Some("Count"));
+        // Whether something is in the world: where it is.
+        for line in [
+            "are there diamonds around here",
+            "is there any iron nearby",
+            "where can i find iron",
+            "yo is there any diamonds round here",
+            "is there a house somewhere around",
+            "you see any lava near us",
+            "are there any emeralds",
+            "do you see any redstone ore around here bro",
+        ] {
+            assert!(output(line).is_some_and(|o| o.contains("Location")), "{line}");
+        }
         // Not these questions: left to the parser.
-        for line in ["where is the house", "what is that", "what 's at the top", "build a tower made of stone", "which one"] {
+        for line in [
+            "where is the house",
+            "what is that",
+            "what 's at the top",
+            "build a tower made of stone",
+            "which one",
+            "is there anything you can't do",
+            "is there a house",
+            "any ideas what to build",
+            "is there any way to build a house faster around here",
+            "is there something around here",
+        ] {
             assert_eq!(output(line), None, "{line}");
         }
     }
