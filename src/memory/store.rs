@@ -169,6 +169,19 @@ impl Memory {
         self.now
     }
 
+    /// The latest tick anything in this memory was stamped with (0 for a new one). A world that
+    /// starts counting again at 0 — a live server joined anew — goes on from here, so history
+    /// stays in order across restarts.
+    pub fn last_tick(&self) -> Result<u64> {
+        let latest: Option<i64> = self.conn.query_row(
+            "SELECT MAX(t) FROM (SELECT MAX(updated_tick) AS t FROM memories UNION ALL SELECT MAX(attended_tick) FROM memories
+             UNION ALL SELECT MAX(finished_tick) FROM tasks UNION ALL SELECT MAX(tick) FROM chats)",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(latest.map_or(0, tick_rust))
+    }
+
     /// The file this memory lives in, or `None` when it is in RAM.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()

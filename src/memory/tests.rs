@@ -350,3 +350,16 @@ fn every_foreign_key_has_an_index() {
     }
     assert!(checked >= 8, "the memory's references were found ({checked})");
 }
+
+#[test]
+fn the_last_tick_is_the_latest_anything_was_stamped_with() {
+    let mut m = Memory::in_memory().unwrap();
+    assert_eq!(m.last_tick().unwrap(), 0, "a new memory");
+    m.record_chat("alice", "hi", 40).unwrap();
+    m.set_tick(25);
+    let t = m.record_task(crate::memory::NewTask::new("BUILD", "building")).unwrap();
+    assert_eq!(m.last_tick().unwrap(), 40);
+    m.set_tick(90);
+    m.update_task(t, crate::memory::TaskState::Done).unwrap();
+    assert_eq!(m.last_tick().unwrap(), 90);
+}

@@ -28,6 +28,8 @@ mod write;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod unseen_tests;
 
 use rustc_hash::FxHashMap;
 
@@ -85,7 +87,12 @@ pub struct Perception {
     planned: FxHashMap<Pos, MemoryId>,
     /// The memory's plans version `planned` was read at.
     plans_seen: Option<u64>,
+    /// Remembered cells the world could not show at the last look around (see [`scan::recheck`]).
+    unseen: Vec<Pos>,
 }
+
+/// Ticks between two looks at the remembered cells the world could not show yet.
+const RECHECK_EVERY: u64 = 20;
 
 impl Perception {
     pub fn new() -> Perception {
@@ -142,6 +149,13 @@ impl Perception {
         if self.plans_seen != Some(memory.plans_version()) {
             let plans = memory.plans()?;
             self.blocks.pin(plans.iter().map(|(id, _, _)| *id));
+            // What a build is making stays while it runs, even emptied by a fresh world; once
+            // its build is over, an empty one is gone.
+            for id in self.blocks.reserve(plans.iter().map(|(id, _, _)| *id)) {
+                if memory.forget(id)? {
+                    report.destroyed.push(id);
+                }
+            }
             self.planned = plans.into_iter().map(|(id, p, _)| (p, id)).collect();
             self.plans_seen = Some(memory.plans_version());
         }
@@ -155,11 +169,20 @@ impl Perception {
                 } else {
                     report.block_changes = changes.len();
                     self.cursor = Some(next);
+                    // Far cells the world shows now are checked first; this tick's changes follow.
+                    let (mut blocks, mut holes) = if !self.unseen.is_empty() && world.tick() % RECHECK_EVERY == 0 {
+                        scan::recheck(world, &mut self.unseen, &self.blocks, &self.holes)
+                    } else {
+                        (Vec::new(), Vec::new())
+                    };
                     let effects = effects(&changes, |p| self.blocks.owner_of(p).is_some());
                     by_agent = agent_made(&changes, &effects);
-                    let (mut blocks, holes) = edits_from_changes(&changes, &effects);
+                    let (new_blocks, new_holes) = edits_from_changes(&changes, &effects);
+                    let first = blocks.len();
+                    blocks.extend(new_blocks);
+                    holes.extend(new_holes);
                     // The bot's blocks on a build's planned cells belong to what it builds.
-                    for (edit, change) in blocks.iter_mut().zip(&changes) {
+                    for (edit, change) in blocks[first..].iter_mut().zip(&changes) {
                         if let (Edit::Set(p, b), Actor::Agent) = (*edit, &change.by)
                             && let Some(&id) = self.planned.get(&p)
                         {
@@ -207,7 +230,9 @@ impl Perception {
         let (history, end) = world.changes_since(0);
         report.block_changes = history.len();
         self.cursor = Some(end);
-        scan::reconcile(world, &self.config, &history, &self.blocks, &self.holes)
+        let found = scan::reconcile(world, &self.config, &history, &self.blocks, &self.holes);
+        self.unseen = found.unseen;
+        (found.blocks, found.holes)
     }
 }
 

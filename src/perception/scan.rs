@@ -10,13 +10,23 @@
 //!   and which cells were dug out of the ground.
 //!
 //! Remembered cells far from the agent are checked one by one rather than by scanning, so a
-//! large remembered world costs its cell count, not its volume.
+//! large remembered world costs its cell count, not its volume. A cell the world cannot see yet
+//! (a live server sends terrain only around the bot) is not taken for air: it is left as
+//! remembered and checked once it can be seen ([`recheck`]).
 
 use rustc_hash::FxHashMap;
 
 use super::tracker::{Edit, Tracker};
 use super::{Effect, PerceptionConfig, effects, is_built};
 use crate::world::{Actor, BBox, BlockChange, Pos, World};
+
+/// What the look around found: edits for the block and hole trackers, and the remembered cells
+/// the world could not show yet.
+pub struct Reconciled {
+    pub blocks: Vec<Edit>,
+    pub holes: Vec<Edit>,
+    pub unseen: Vec<Pos>,
+}
 
 /// Edits that bring the block and hole trackers in line with the world.
 pub fn reconcile(
@@ -25,7 +35,7 @@ pub fn reconcile(
     history: &[BlockChange],
     blocks: &Tracker,
     holes: &Tracker,
-) -> (Vec<Edit>, Vec<Edit>) {
+) -> Reconciled {
     let agent = world.agent_pos();
     // Pos arithmetic saturates: at the edge of the coordinates the box is cut, never wrapped.
     let area = BBox::new(
@@ -35,15 +45,16 @@ pub fn reconcile(
     let mut block_edits = Vec::new();
     let mut hole_edits = Vec::new();
 
-    // Remembered blocks: still there, changed, or gone?
-    let mut remembered: Vec<(Pos, crate::world::Block)> = blocks.all_cells().map(|(p, _, b)| (p, b)).collect();
-    remembered.sort_unstable_by_key(|(p, _)| *p);
-    for (p, b) in remembered {
-        let now = world.block_at(p);
-        if now == b {
-            continue;
+    // Remembered blocks: still there, changed, or gone? Unknown is not gone.
+    let mut remembered: Vec<Pos> = blocks.all_cells().map(|(p, _, _)| p).collect();
+    remembered.sort_unstable();
+    let mut unseen = Vec::new();
+    for p in remembered {
+        if world.is_known(p) {
+            block_edits.extend(remembered_block(world, blocks, p));
+        } else {
+            unseen.push(p);
         }
-        block_edits.push(if is_built(now, &Actor::World) { Edit::Set(p, now) } else { Edit::Clear(p) });
     }
     // Built things around the agent that memory does not have yet.
     let mut seen: Vec<(Pos, crate::world::Block)> = world
@@ -63,7 +74,7 @@ pub fn reconcile(
     }
     let mut positions: Vec<Pos> = cells.keys().copied().collect();
     positions.sort_unstable();
-    for p in positions {
+    for p in positions.into_iter().filter(|p| world.is_known(*p)) {
         let now = world.block_at(p);
         let changes = &cells[&p];
         let (last, _) = changes[changes.len() - 1];
@@ -90,9 +101,43 @@ pub fn reconcile(
     let mut hole_cells: Vec<Pos> = holes.all_cells().map(|(p, _, _)| p).collect();
     hole_cells.sort_unstable();
     for p in hole_cells {
-        if !world.block_at(p).is_air() {
+        if !world.is_known(p) {
+            unseen.push(p);
+        } else if !world.block_at(p).is_air() {
             hole_edits.push(Edit::Clear(p));
         }
     }
+    Reconciled { blocks: block_edits, holes: hole_edits, unseen }
+}
+
+/// The edit a remembered block's cell needs, if the world shows something else there now.
+fn remembered_block(world: &dyn World, blocks: &Tracker, p: Pos) -> Option<Edit> {
+    let now = world.block_at(p);
+    let remembered = blocks.owner_of(p).and_then(|id| blocks.cells(id)?.get(&p).copied());
+    match remembered {
+        Some(b) if b == now => None,
+        Some(_) => Some(if is_built(now, &Actor::World) { Edit::Set(p, now) } else { Edit::Clear(p) }),
+        None => None,
+    }
+}
+
+/// Checks the remembered cells the world could not show before and can now, as the look around
+/// would have (`unseen` keeps the rest). A block cell changed meanwhile is set or cleared; a
+/// hole cell filled meanwhile is cleared.
+pub fn recheck(world: &dyn World, unseen: &mut Vec<Pos>, blocks: &Tracker, holes: &Tracker) -> (Vec<Edit>, Vec<Edit>) {
+    let (mut block_edits, mut hole_edits) = (Vec::new(), Vec::new());
+    unseen.retain(|&p| {
+        if !world.is_known(p) {
+            return true;
+        }
+        if holes.owner_of(p).is_some() {
+            if !world.block_at(p).is_air() {
+                hole_edits.push(Edit::Clear(p));
+            }
+        } else {
+            block_edits.extend(remembered_block(world, blocks, p));
+        }
+        false
+    });
     (block_edits, hole_edits)
 }

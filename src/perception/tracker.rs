@@ -82,6 +82,9 @@ pub struct Tracker {
     /// Cells pinned objects lost, and to whom: a block put back there is theirs again (a doorway
     /// the agent cut to break out and closed behind it, a player mending a wall of the bot's).
     vacated: FxHashMap<Pos, MemoryId>,
+    /// Objects a running build is making: they stay, with their names, even with no cells left
+    /// (a server that restarted fresh mid-build), until the build is over.
+    reserved: FxHashSet<MemoryId>,
 }
 
 /// A piece taking part in a regrouping: an untouched object, a part of an object that lost cells,
@@ -125,6 +128,26 @@ impl Tracker {
 
     pub fn is_pinned(&self, id: MemoryId) -> bool {
         self.pinned.contains(&id)
+    }
+
+    /// Sets the objects running builds are making (see `reserved`). Returns those no longer
+    /// reserved that have no cells: they are gone now.
+    pub fn reserve(&mut self, ids: impl IntoIterator<Item = MemoryId>) -> Vec<MemoryId> {
+        let reserved: FxHashSet<MemoryId> = ids.into_iter().collect();
+        let mut gone: Vec<MemoryId> = self
+            .reserved
+            .difference(&reserved)
+            .copied()
+            .filter(|id| self.objects.get(id).is_some_and(|c| c.is_empty()))
+            .collect();
+        gone.sort_unstable();
+        for id in &gone {
+            self.objects.remove(id);
+            self.pinned.remove(id);
+        }
+        self.vacated.retain(|_, id| !gone.contains(id));
+        self.reserved = reserved;
+        gone
     }
 
     pub fn owner_of(&self, p: Pos) -> Option<MemoryId> {
@@ -354,6 +377,7 @@ impl Tracker {
             .chain(merged_ids.iter())
             .copied()
             .filter(|id| self.objects.get(id).is_none_or(|c| c.is_empty()))
+            .filter(|id| merged_ids.contains(id) || !self.reserved.contains(id))
             .collect();
         gone.sort_unstable();
         gone.dedup();

@@ -50,6 +50,12 @@ pub trait World {
     /// Block changes recorded after position `cursor` of the change log, and the new cursor.
     /// Perception and undo read this instead of rescanning the world.
     fn changes_since(&self, cursor: usize) -> (Vec<BlockChange>, usize);
+    /// Whether the world can tell what is at `p` now. A live server sends terrain only around the
+    /// bot: [`World::block_at`] says air where it has not, and unknown is not air — a remembered
+    /// thing out there is not gone. Worlds that hold all their terrain know every cell.
+    fn is_known(&self, _p: Pos) -> bool {
+        true
+    }
 
     // ---- actions ----
 
