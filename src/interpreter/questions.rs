@@ -98,6 +98,11 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             let b = turn.world.block_at(hit.block);
             return format!("That's {}.", b.name().replace('_', " "));
         }
+        if attribute == Some(AttributeName::Location)
+            && let Some(seen) = seen_nearby(turn, filters)
+        {
+            return seen;
+        }
         return format!("I don't know of any {what}.");
     };
     // "which things are towers": every one, with where it is.
@@ -146,7 +151,10 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             if tags.is_empty() { format!("{} has no tags yet.", capital(&the)) } else { format!("{} is tagged {}.", capital(&the), tags.join(", ")) }
         }
         Some(AttributeName::BlockType) => {
-            let types = turn.memory.values_of(id, "has_block_type").unwrap_or_default();
+            let mut types = turn.memory.values_of(id, "has_block_type").unwrap_or_default();
+            // Told and perceived alike ("glass" twice) is said once.
+            let mut seen = std::collections::HashSet::new();
+            types.retain(|t| seen.insert(t.replace('_', " ")));
             if types.is_empty() { format!("I don't know what {the} is made of.") } else { format!("{} is made of {}.", capital(&the), types.join(" and ").replace('_', " ")) }
         }
         _ => {
@@ -282,6 +290,26 @@ fn capital(s: &str) -> String {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
     }
+}
+
+/// How far around the speaker [`seen_nearby`] looks: along x and z, and up or down.
+const SEEN_RADIUS: (i32, i32) = (24, 12);
+
+/// "is there water anywhere close": the nearest block of the type asked about around the
+/// speaker. Terrain, water and blocks nobody built are in no memory, but the bot can see them.
+fn seen_nearby(turn: &Turn, filters: &Filters) -> Option<String> {
+    let span = filters.triples().into_iter().find(|t| t.pred_text == Predicate::HasBlockType)?.obj_span()?;
+    let types = crate::memory::query::names::block_types_matching(&turn.text_of(span));
+    if types.is_empty() {
+        return None;
+    }
+    let me = turn.speaker_block();
+    let (r, up) = SEEN_RADIUS;
+    let area = crate::world::BBox::new(me - Pos::new(r, up, r), me + Pos::new(r, up, r));
+    let distance = |p: &Pos| (p.x - me.x).pow(2) + (p.y - me.y).pow(2) + (p.z - me.z).pow(2);
+    let (at, block) =
+        turn.world.blocks_in(area).into_iter().filter(|(_, b)| types.contains(&b.name())).min_by_key(|(p, _)| (distance(p), *p))?;
+    Some(format!("I see {} at {at}, {}.", block.name().replace('_', " "), relative(turn, at.center())))
 }
 
 /// "12 blocks north of you".

@@ -140,6 +140,15 @@ pub fn block_types_matching(text: &str) -> Vec<&'static str> {
         .split(|c: char| c.is_whitespace() || c == '_')
         .filter(|w| !w.is_empty() && !is_filler(w))
         .collect();
+    // A word that is both a colour and a material ("gold") asks for the material: a block type
+    // was asked, and "gold" is no yellow wool — its blocks and ores are meant.
+    if let [word] = raw[..]
+        && canonical_colour(word).is_some()
+        && crate::lexicon::lexicon().material(word).is_some()
+    {
+        let word = lemma(word);
+        return Block::all().map(Block::name).filter(|n| n.split('_').any(|part| lemma(part) == word)).collect();
+    }
     // Two-word dye colours ("light blue") are one word of a block id.
     let mut wanted: Vec<String> = Vec::new();
     let mut i = 0;
@@ -259,5 +268,9 @@ mod tests {
         assert!(block_types_matching("bricks").contains(&"stone_bricks"));
         assert!(block_types_matching("brick").contains(&"bricks"));
         assert!(block_types_matching("zorp").is_empty());
+        // A material that is also a colour word asks for the material, not the colour.
+        let gold = block_types_matching("gold");
+        assert!(gold.contains(&"gold_block") && !gold.contains(&"yellow_wool"), "{gold:?}");
+        assert!(block_types_matching("yellow").contains(&"yellow_wool"));
     }
 }
