@@ -113,8 +113,11 @@ pub(crate) fn resolve(name: &str) -> Result<Resolved, SchematicError> {
     });
     let joined = words.concat();
     let found = lookup_singular(&joined).or_else(|| words.iter().rev().find_map(|w| lookup_singular(w)));
+    // "can you build a": only small words where the thing should be — nothing was named.
+    let named = words.iter().any(|w| !lexicon().is(Class::Determiner, w) && !lexicon().is(Class::Article, w));
     match found {
         Some((word, kind)) => Ok(Resolved { kind, word, hollow_hint }),
+        None if !named => Err(SchematicError::NoShape),
         None => Err(SchematicError::UnknownShape(name.trim().to_string())),
     }
 }
@@ -168,6 +171,7 @@ mod tests {
             assert!(!is_known_shape(w), "{w}");
         }
         assert_eq!(resolve(" zigurat ").unwrap_err(), SchematicError::UnknownShape("zigurat".into()));
+        assert_eq!(resolve("a").unwrap_err(), SchematicError::NoShape, "a line cut off after its article");
     }
 
     #[test]

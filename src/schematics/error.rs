@@ -11,6 +11,9 @@ pub enum SchematicError {
     /// The shape word names nothing the generator knows.
     #[error("I don't know how to build {} yet", with_article(.0))]
     UnknownShape(String),
+    /// No shape was named at all ("can you build a"): the line was cut off.
+    #[error("Build what? Name a thing, like \"a red tower\" or \"a small house\".")]
+    NoShape,
     /// The material word is neither a block id nor a material the bot knows.
     #[error("I don't know a block called {0:?}")]
     UnknownMaterial(String),
