@@ -122,6 +122,9 @@ impl DialogueManager {
     pub fn handle(&mut self, cx: &mut Context, chat: &str) -> Vec<String> {
         self.lines_handled += 1;
         self.last = Some(LastLine::new(self.lines_handled, cx.speaker, chat, cx.now()));
+        // "hey Helper, come here": the bot's own name only addresses it.
+        let unaddressed = super::address::unaddressed(chat, cx.world.agent_name());
+        let chat = unaddressed.as_str();
         let text = match self.gate.screen(chat) {
             Screened::Pass(text) => text,
             Screened::Reply(line) => {

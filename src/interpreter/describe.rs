@@ -59,6 +59,22 @@ fn tag_said(memory: &Memory, id: MemoryId, said: &[String]) -> Option<(String, u
     })
 }
 
+/// [`the_for`] as said to `speaker`: a thing they named as theirs ("this is my home", kept as the
+/// tag "alice's home") and now call by that name is "your home", never "the brown home".
+pub fn the_for_speaker(memory: &Memory, id: MemoryId, words: &[String], speaker: &str) -> String {
+    let said: Vec<String> = words.iter().map(|w| word_key(w)).collect();
+    let owned = format!("{}'s ", speaker.to_lowercase());
+    let tags = memory.values_of(id, "has_tag").unwrap_or_default();
+    let theirs = tags.iter().filter_map(|t| t.to_lowercase().strip_prefix(&owned).map(str::to_string)).find(|name| {
+        let keys: Vec<String> = name.split_whitespace().map(word_key).collect();
+        !keys.is_empty() && said.windows(keys.len()).any(|w| w == keys.as_slice())
+    });
+    match theirs {
+        Some(name) => format!("your {name}"),
+        None => the_for(memory, id, words),
+    }
+}
+
 /// "the red tower", or a player's bare name.
 pub fn the(memory: &Memory, id: MemoryId) -> String {
     the_for(memory, id, &[])
@@ -123,11 +139,5 @@ mod tests {
 
 /// The plural of a noun as the bot says it: "towers", "torches", "boxes", "sheep".
 pub fn plural(w: &str) -> String {
-    if w.rsplit(' ').next().is_some_and(|last| crate::lexicon::lexicon().is(crate::lexicon::Class::NotPlural, last)) {
-        w.to_string()
-    } else if w.ends_with('s') || w.ends_with('x') || w.ends_with("ch") || w.ends_with("sh") {
-        format!("{w}es")
-    } else {
-        format!("{w}s")
-    }
+    crate::lexicon::lexicon().plural(w)
 }

@@ -16,6 +16,7 @@
 //! (numbers, units, ordinals; plurals, shorthand, rewrites). Typed readers sit on top:
 //! [`Lexicon::number`], [`Lexicon::verb`], [`Lexicon::compass`], [`Lexicon::colour`], …
 
+mod english;
 mod kinds;
 mod load;
 mod numbers;
@@ -94,6 +95,8 @@ sections! {
         SuperlativeTail = "superlative_tail",
         BotWords = "bot_words",
         NotPlural = "not_plurals",
+        /// Nouns counted without a plural ("10 bread").
+        MassNoun = "mass_nouns",
         Article = "articles",
         Determiner = "determiners",
         Possessive = "possessives",
@@ -219,6 +222,8 @@ sections! {
         Plural = "plurals",
         Rewrite = "rewrites",
         Shorthand = "shorthand",
+        /// Game ids said in other words ("grass_block" → "grass").
+        DisplayName = "display_names",
     }
 }
 

@@ -68,7 +68,7 @@ pub(super) fn fill(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         counts.into_iter().filter(|(b, _)| b.is_solid()).max_by_key(|(_, n)| *n).map(|(b, _)| b).unwrap_or_else(|| Block::from_name("dirt").unwrap_or(Block::AIR))
     });
     let positions: Vec<Pos> = hole.iter().map(|(p, _)| *p).collect();
-    Ok(push(Fill { positions, block }, times, format!("filling the hole with {block}")))
+    Ok(push(Fill { positions, block }, times, format!("filling the hole with {}", crate::lexicon::lexicon().display_name(block.name()))))
 }
 
 

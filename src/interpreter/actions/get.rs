@@ -94,8 +94,8 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
         let at = turn.speaker_block();
         // "10 oak logs", "a couple of torches", "some bread" (a handful).
         let count = super::number(&words).or_else(|| (words.iter().any(|w| w == "some")).then_some(4)).unwrap_or(1).clamp(1, 64) as u32;
-        let name = item.replace('_', " ");
-        let label = if count == 1 { format!("bringing you {name}") } else { format!("bringing you {count} {}", describe::plural(&name)) };
+        let lx = crate::lexicon::lexicon();
+        let label = format!("bringing you {}", lx.counted(count, &lx.display_name(&item)));
         return Ok(push(Give { player: turn.speaker.clone(), item: item.clone(), count, at }, Times::Count(1), label));
     }
     // A dangerous item asked for in other words ("a bucket of lava", "some lava") is refused

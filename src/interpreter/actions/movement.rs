@@ -193,7 +193,7 @@ fn beside(world: &dyn crate::world::World, b: crate::world::BBox, from: Pos) -> 
 fn describe_anchor(turn: &mut Turn, loc: &LocationArg) -> Option<String> {
     let r = loc.as_location()?.reference_object.as_deref()?;
     match reference::resolve_one(turn, r, Want::Anything).ok()? {
-        Referent::Memory { id, .. } => Some(describe::the_for(turn.memory, id, turn.form_words())),
+        Referent::Memory { id, .. } => Some(describe::the_for_speaker(turn.memory, id, turn.form_words(), &turn.speaker)),
         Referent::Point(_) | Referent::Place(_) => None,
     }
 }

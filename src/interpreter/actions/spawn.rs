@@ -34,16 +34,15 @@ impl Recipe for Spawn {
     }
 }
 
-/// A mob id from words: "pigs" → pig, "a horse" → horse, "cows" → cow.
+/// A mob id from words: "pigs" → pig, "a horse" → horse, "cows" → cow, "a snow golem" →
+/// snow_golem (the longest run of words at the end that names one).
 fn mob_kind(words: &[String]) -> Option<String> {
-    let joined = words.join("_");
-    let candidates = [joined.clone(), joined.trim_end_matches('s').to_string(), joined.trim_end_matches("es").to_string()];
-    if let Some(k) = candidates.iter().find(|c| MOB_KINDS.contains(&c.as_str())) {
-        return Some(k.clone());
-    }
-    // The last word carries the noun: "a fluffy sheep".
-    let last = words.last()?;
-    [last.clone(), last.trim_end_matches('s').to_string()].into_iter().find(|c| MOB_KINDS.contains(&c.as_str()))
+    (0..words.len()).find_map(|from| {
+        let joined = words[from..].join("_");
+        let singular = [joined.trim_end_matches('s').to_string(), joined.trim_end_matches("es").to_string()];
+        let candidates = std::iter::once(joined.clone()).chain(singular);
+        candidates.into_iter().find(|c| MOB_KINDS.contains(&c.as_str()))
+    })
 }
 
 /// The most mobs one command may spawn, repeats included.
@@ -59,8 +58,10 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         .filter_map(|t| t.obj_span())
         .flat_map(|s| turn.words(s))
         .collect();
-    let words = if name_words.is_empty() { r.text_span.map(|s| turn.words(s)).unwrap_or_default() } else { name_words };
-    let Some(mob) = mob_kind(&words) else {
+    let span_words = r.text_span.map(|s| turn.words(s)).unwrap_or_default();
+    let words = if name_words.is_empty() { span_words.clone() } else { name_words };
+    // "a snow golem": the name may be only "golem", the thing's words say the whole of it.
+    let Some(mob) = mob_kind(&words).or_else(|| mob_kind(&span_words)) else {
         // A dangerous mob the bot cannot spawn anyway ("summon a wither") is refused as such.
         turn.allowed_words(&words)?;
         return Err(Problem::say(format!("I don't know how to spawn \"{}\".", words.join(" "))));
@@ -102,7 +103,8 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     let count = count as u32;
     let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
     let at = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
-    let label = if count == 1 { format!("a {mob}") } else { format!("{count} {}", crate::interpreter::describe::plural(&mob.replace('_', " "))) };
+    let lx = crate::lexicon::lexicon();
+    let label = lx.counted(count as u32, &lx.display_name(&mob));
     Ok(push(Spawn { mob, at, count }, times, format!("spawning {label}")))
 }
 
