@@ -675,3 +675,261 @@ fn measure_live_figures() {
     );
     println!("RSS after building: {:.0} MiB", rss_mib(pid));
 }
+
+/// Entities of `name` (an entity id, `snow_golem`) the observer sees within `radius` of `at`.
+fn entities_named(obs: &mut Observer, at: [f64; 3], radius: f64, name: &str) -> usize {
+    let v = obs.request(json!({"op": "entities", "pos": at, "radius": radius}));
+    v["entities"].as_array().map_or(0, |a| a.iter().filter(|e| e["name"] == json!(name)).count())
+}
+
+/// How many of `item` the observer holds, as the server set its inventory.
+fn holding(obs: &mut Observer, item: &str) -> u64 {
+    let v = obs.request(json!({"op": "inventory"}));
+    v["items"].as_array().map_or(0, |a| a.iter().filter(|i| i["name"] == json!(item)).filter_map(|i| i["count"].as_u64()).sum())
+}
+
+/// The bot's next line matching `pred`, waited for (at most `secs`).
+fn bot_says(heard: &mut Heard, obs: &mut Observer, secs: u64, what: &str, pred: impl Fn(&str) -> bool) -> String {
+    let from = heard.0.len();
+    wait_until(Duration::from_secs(secs), what, || {
+        heard.take(obs);
+        heard.0[from..].iter().find(|(who, t)| who == BOT && pred(t)).map(|(_, t)| t.clone())
+    })
+}
+
+/// A mob and an item round trip checked by the observer: the bot spawns mobs and hands over
+/// items, and what it says matches what the server shows another player. flying-squid makes
+/// mobs from the eggs of a few kinds only (golems, slimes; no animals): for cows the bot must
+/// say none appeared, for a snow golem that it spawned one, each as the observer sees it. The
+/// apples must end in the observer's inventory, and the bot must say so only then.
+#[test]
+fn a_mob_and_an_item_round_trip_checked_by_the_observer() {
+    let _one = serial();
+    let mut s = stage("alice", &["--allow", "alice"]);
+    let mut heard = Heard::default();
+    let a = &mut s.alice;
+    let spot = [8.5, 5.0, 12.5];
+    a.look_at([8.5, 4.9, 12.5]);
+    // Items are picked up where the server has alice: make sure it has her at HOME (right after
+    // joining, and after a look, flying-squid may put a player back where it joined, once).
+    wait_until(Duration::from_secs(30), "alice to stay at HOME", || {
+        std::thread::sleep(Duration::from_secs(2));
+        let at = a.player_pos("alice")?;
+        if horizontal_distance(at, HOME) < 0.1 {
+            return Some(());
+        }
+        eprintln!("alice was put back at {at:?}; to HOME again");
+        a.teleport(HOME);
+        None
+    });
+
+    for (line, mob, asked) in [("spawn two cows here", "cow", 2), ("spawn a snow golem here", "snow_golem", 1)] {
+        let before = entities_named(a, spot, 8.0, mob);
+        a.chat(line);
+        let said = bot_says(&mut heard, a, 60, &format!("the bot's word on {line:?}"), |t| t.starts_with("I spawned") || t.starts_with("I tried to spawn"));
+        // What the server shows, a moment after the bot has judged it.
+        std::thread::sleep(Duration::from_secs(1));
+        let seen = entities_named(a, spot, 8.0, mob) - before;
+        eprintln!("{line:?}: the observer sees {seen} new {mob}; the bot said {said:?}");
+        let name = mob.replace('_', " ");
+        match seen {
+            0 => assert!(said.contains("none appeared") || said.contains("didn't appear"), "no {mob} exists, yet the bot said {said:?}"),
+            n if n >= asked => assert!(said.starts_with("I spawned") && said.contains(&name), "{n} {mob} exist; the bot said {said:?}"),
+            n => assert!(said.contains(&format!("only {n} appeared")), "{n} of {asked} {mob} exist; the bot said {said:?}"),
+        }
+    }
+    // flying-squid serves eggs for golems and not for animals: both kinds of answer were given.
+    assert_eq!(entities_named(a, spot, 8.0, "cow"), 0);
+    assert!(entities_named(a, spot, 8.0, "snow_golem") >= 1, "flying-squid spawns snow golems from eggs");
+
+    // Items: thrown to alice, picked up by her (the server's take-item packets), in her inventory.
+    a.request(json!({"op": "collects"}));
+    a.chat("give me 5 apples");
+    let said = bot_says(&mut heard, a, 90, "the bot's word on the apples", |t| {
+        t.starts_with("Here you go") || t.contains("threw you") || t.contains("tried to give")
+    });
+    let apples = holding(a, "apple");
+    let collects = a.request(json!({"op": "collects"}));
+    eprintln!("alice holds {apples} apples; pickups {}; the bot said {said:?}", collects["collects"]);
+    match apples {
+        5 => assert_eq!(said, "Here you go, alice: 5 apples."),
+        0 => assert!(!said.starts_with("Here you go"), "alice has no apples, yet the bot said {said:?}"),
+        n => assert!(said.contains(&format!("only {n} of the 5 apples")), "alice has {n} apples; the bot said {said:?}"),
+    }
+    assert_eq!(apples, 5, "the apples reach alice on the test server");
+    let by_alice = collects["collects"].as_array().map_or(0, |c| c.iter().filter(|p| p["by"] == json!("alice")).count());
+    assert!(by_alice >= 1, "the server says alice picked them up: {collects}");
+    let lying = a.request(json!({"op": "entities", "pos": HOME, "radius": 8.0}));
+    let items: Vec<&Value> = lying["entities"].as_array().map(|e| e.iter().filter(|e| e["name"] == json!("item")).collect()).unwrap_or_default();
+    assert!(items.is_empty(), "nothing is left lying around: {items:?}");
+}
+
+/// Issue #47: a player who teleports (a move over 8 blocks, which the server sends as a teleport)
+/// and then takes a few steps is seen where they are, not at the old spot plus the steps: "come
+/// here" brings the bot to them.
+#[test]
+fn comes_over_after_the_player_teleports_and_moves_on() {
+    let _one = serial();
+    let mut s = stage("alice", &["--allow", "alice"]);
+    let a = &mut s.alice;
+    // 40 blocks south (a teleport to the server), then two blocks east and south (a short move).
+    // Seen wrongly, she would be where she joined (x, z in 0..30) plus the short move: 18 blocks
+    // or more from where she is.
+    a.teleport([8.5, 5.0, 48.5]);
+    std::thread::sleep(Duration::from_millis(500));
+    let there = [10.5, 5.0, 50.5];
+    a.teleport(there);
+    std::thread::sleep(Duration::from_millis(500));
+    a.chat("come here");
+    let mut heard = Heard::default();
+    wait_until(Duration::from_secs(60), "the bot to come to alice after her teleport", || {
+        heard.take(a);
+        let p = a.player_pos(BOT)?;
+        (horizontal_distance(p, there) <= 3.5 && (p[1] - there[1]).abs() < 1.5).then_some(())
+    });
+    heard.take(a);
+    eprintln!("the bot said: {:?}", heard.from(BOT));
+}
+
+/// Issue #47: a build 100 blocks from the bot, beyond the terrain it was sent at first. It walks
+/// toward it, the server sending the terrain as it goes, and builds; an observer joining there
+/// checks the blocks.
+#[test]
+fn builds_a_hundred_blocks_away() {
+    let _one = serial();
+    let mut s = stage("alice", &["--allow", "alice"]);
+    let mut heard = Heard::default();
+    let bot = s.alice.player_pos(BOT).expect("bot visible");
+    // 100 blocks east of the bot, on the ground.
+    let x = bot[0].floor() as i32 + 100;
+    let z = bot[2].floor() as i32;
+    s.alice.chat(&format!("build a red cube at {x} 5 {z}"));
+    let said = wait_until(Duration::from_secs(240), "the bot to say it finished building", || {
+        heard.take(&mut s.alice);
+        let said = heard.from(BOT);
+        assert!(!said.iter().any(|t| t.contains("shut in") || t.contains("not loaded") || t.contains("can't")), "{said:?}");
+        said.iter().any(|t| t.to_lowercase().contains("finished building")).then(|| format!("{said:?}"))
+    });
+    eprintln!("the bot said: {said}");
+    // A second observer joins beside the cube (a long teleport of the first one is not always
+    // followed by the terrain in time on this server).
+    s.server.set_spawn([x - 8, 5, z]);
+    let mut bob = Observer::start(s.server.port, "bob", s.dir.path());
+    let region = ([x - 8, 5, z - 8], [x + 8, 15, z + 8]);
+    let blocks = wait_until(Duration::from_secs(30), "the observer to see the cube", || {
+        let b = bob.blocks(region.0, region.1);
+        (red(&b) == 125).then_some(b)
+    });
+    let others: Vec<_> = blocks.iter().filter(|(_, n)| !n.starts_with("red_")).collect();
+    assert!(others.is_empty(), "blocks besides the cube: {others:?}");
+    let xs: Vec<i32> = blocks.iter().map(|(p, _)| p[0]).collect();
+    assert!(xs.iter().all(|bx| (bx - x).abs() <= 2), "the cube is not at x = {x}: {xs:?}");
+}
+
+/// Asks `question` as `obs` and waits for the bot's first answer line that passes `check`.
+fn ask_bot(obs: &mut Observer, heard: &mut Heard, question: &str, what: &str, check: impl Fn(&str) -> bool) -> String {
+    heard.0.clear();
+    let _ = obs.chats();
+    obs.chat(question);
+    wait_until(Duration::from_secs(30), what, || {
+        heard.take(obs);
+        heard.from(BOT).into_iter().find(|t| check(t)).map(str::to_string)
+    })
+}
+
+/// Issue #47, points 1 and 7: a bot restarted with --memory far from what it built (its chunks
+/// not sent to it yet) still knows the thing and its name — unknown is not air — and its history
+/// goes on from where it was: what it hears now comes after what it heard before.
+#[test]
+fn a_far_named_thing_is_kept_after_a_restart_and_time_goes_on() {
+    let _one = serial();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db_path = dir.path().join("helper.db");
+    let db = db_path.to_str().expect("utf-8 path");
+    let mut s = stage("alice", &["--memory", db]);
+    let region = ([2, 5, 9], [15, 12, 22]);
+    let mut heard = Heard::default();
+    s.alice.look_at([8.5, 4.9, 14.5]);
+    s.alice.chat("build a red cube here");
+    wait_until(Duration::from_secs(120), "the cube", || (red(&s.alice.blocks(region.0, region.1)) == 125).then_some(()));
+    wait_until(Duration::from_secs(30), "the bot to finish", || {
+        heard.take(&mut s.alice);
+        heard.from(BOT).iter().any(|t| t.contains("finished building")).then_some(())
+    });
+    ask_bot(&mut s.alice, &mut heard, "call the red cube pumpkin", "the name", |t| t.contains("pumpkin"));
+    let last_tick = |db: &Path| -> i64 {
+        let c = rusqlite::Connection::open(db).expect("the memory file");
+        c.query_row("SELECT MAX(tick) FROM chats", [], |r| r.get(0)).expect("chats")
+    };
+    s.bot.proc.kill();
+    let before = last_tick(&db_path);
+
+    // Restarted 300 blocks away: no chunk of the cube reaches it.
+    s.server.set_spawn([300, 5, 8]);
+    let mut again = Bot::start(s.server.port, BOT, &["--memory", db], s.dir.path());
+    again.wait_joined(false, Duration::from_secs(90));
+    std::thread::sleep(Duration::from_secs(3));
+    let answer = ask_bot(&mut s.alice, &mut heard, "where is pumpkin", "an answer", |t| t.contains(" at (") || t.contains("know"));
+    assert!(answer.contains(" at ("), "the far cube was forgotten: {answer:?}");
+    assert_eq!(red(&s.alice.blocks(region.0, region.1)), 125, "the cube still stands");
+    drop(again);
+    assert!(last_tick(&db_path) > before, "history goes on after the restart, not from tick 0");
+}
+
+/// Issue #47, point 2: the server goes away mid-build and comes back with a fresh world; the bot
+/// rejoins, finishes, and the build keeps its identity: the name given mid-build, and its place in
+/// "what did you build" — with no memory error on the way.
+#[test]
+fn a_reconnect_mid_build_keeps_the_builds_name() {
+    let _one = serial();
+    let mut s = stage("alice", &[]);
+    let port = s.server.port;
+    let region = ([2, 5, 9], [15, 12, 22]);
+    s.alice.look_at([8.5, 4.9, 14.5]);
+    s.alice.chat("build a red cube here");
+    wait_until(Duration::from_secs(60), "the build to start", || (red(&s.alice.blocks(region.0, region.1)) >= 10).then_some(()));
+    let mut heard = Heard::default();
+    ask_bot(&mut s.alice, &mut heard, "call it bob", "the name", |t| t.contains("bob"));
+
+    s.server.proc.kill();
+    std::thread::sleep(Duration::from_secs(2));
+    let _restarted = start_server(port, s.dir.path());
+    s.bot.wait_joined(true, Duration::from_secs(90));
+    let mut carol = Observer::start(port, "carol", s.dir.path());
+    carol.teleport(HOME);
+    wait_until(Duration::from_secs(150), "the cube to be complete in the restarted world", || {
+        (red(&carol.blocks(region.0, region.1)) == 125).then_some(())
+    });
+    let mut heard = Heard::default();
+    let answer = ask_bot(&mut carol, &mut heard, "where is bob", "an answer", |t| t.contains(" at (") || t.contains("know"));
+    assert!(answer.contains(" at ("), "the build lost its name: {answer:?}");
+    let built = ask_bot(&mut carol, &mut heard, "what did you build", "what was built", |t| !t.is_empty());
+    assert!(built.contains("cube") || built.contains("bob"), "the build is not in its history: {built:?}");
+    let log = std::fs::read_to_string(&s.bot.proc.log).unwrap_or_default();
+    assert!(!log.contains("FOREIGN KEY"), "a memory row went wrong on the way:\n{}", s.bot.proc.log_tail());
+}
+
+/// Issue #47, point 6: glass is a block one looks at, not through — "call that the window" while
+/// looking at a glass wall names the wall, not the thing built last.
+#[test]
+fn that_is_the_glass_one_looks_at() {
+    let _one = serial();
+    let mut s = stage("alice", &[]);
+    let mut heard = Heard::default();
+    s.alice.look_at([8.5, 4.9, 16.5]);
+    s.alice.chat("build a red cube here");
+    wait_until(Duration::from_secs(120), "the red cube", || {
+        heard.take(&mut s.alice);
+        heard.from(BOT).iter().any(|t| t.contains("finished building")).then_some(())
+    });
+    s.alice.chat("build a glass wall at 0 5 2");
+    wait_until(Duration::from_secs(120), "the glass wall", || {
+        heard.take(&mut s.alice);
+        heard.from(BOT).iter().any(|t| t.contains("finished building a glass wall")).then_some(())
+    });
+    let glass = s.alice.blocks([-12, 5, -8], [12, 12, 12]).into_iter().filter(|(_, n)| n == "glass").collect::<Vec<_>>();
+    let target = glass.iter().map(|(p, _)| *p).min_by_key(|p| ((p[0] as f64 - 8.5).powi(2) + (p[2] as f64 - 8.5).powi(2)) as i64).expect("glass");
+    s.alice.look_at([target[0] as f64 + 0.5, target[1] as f64 + 0.5, target[2] as f64 + 0.5]);
+    let answer = ask_bot(&mut s.alice, &mut heard, "call that the window", "the name", |t| t.contains("window"));
+    assert!(answer.contains("wall") && !answer.contains("cube"), "the look went through the glass: {answer:?}");
+}

@@ -529,7 +529,7 @@ fn undo_skips_blocks_changed_since() {
     s.undo_last(None, TaskMeta::default()).unwrap();
     run(&mut w, &mut s, 300);
     let msg = last_outcome(&s).1;
-    assert!(msg.ends_with("7 blocks put back. I left 1 blocks alone because they were changed since."), "{msg}");
+    assert!(msg.ends_with("7 blocks taken down. I left 1 block alone because it was changed since."), "{msg}");
     assert_eq!(w.block_at(Pos::new(3, 6, 2)).name(), "gold_block");
 }
 

@@ -49,6 +49,11 @@ pub struct ConnectArgs {
     #[cfg(feature = "microsoft")]
     #[arg(long)]
     pub microsoft: bool,
+    /// The view distance the bot tells the server, in chunks (2 to 32). The server sends terrain
+    /// within the smaller of this and its own view distance; the default is more than most servers
+    /// allow, so theirs decides.
+    #[arg(long, default_value_t = craftmate::live::DEFAULT_VIEW_DISTANCE, value_parser = clap::value_parser!(u8).range(2..=32))]
+    pub view_distance: u8,
     /// Failed attempts in a row after which the bot stops reconnecting.
     #[arg(long, default_value_t = 20)]
     pub max_retries: u32,
@@ -78,6 +83,8 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
         None => Memory::in_memory()?,
     };
     memory.set_retention(rules.retention());
+    // The server counts from 0 for every new client; the memory's history goes on from its last tick.
+    let resume_at = memory.last_tick()?;
     let mut bot = Assistant::new(memory, super::parser());
     bot.dialogue.llm = llm;
     bot.dialogue.rules = rules;
@@ -88,6 +95,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     }
     let mut config = LiveConfig::offline(&args.address, &args.name);
     config.access = access;
+    config.view_distance = args.view_distance;
     config.backoff =
         Backoff::new(Duration::from_secs(1), Duration::from_secs(args.max_retry_wait.max(1)), args.max_retries);
     #[cfg(feature = "microsoft")]
@@ -97,6 +105,7 @@ pub fn run(args: &ConnectArgs) -> anyhow::Result<ExitCode> {
     let account = if config.microsoft { "a Microsoft account" } else { "an offline account" };
     eprintln!("connecting to {} as {} ({account})", args.address, args.name);
     let mut world = LiveWorld::connect(config)?;
+    world.resume_at(resume_at);
     let mut web = match &args.web {
         Some(addr) => {
             let identity = craftmate::web::Identity { bot: args.name.clone(), you: args.operator.clone(), mode: "connect" };

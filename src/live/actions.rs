@@ -6,7 +6,8 @@
 use super::bridge::Command;
 use super::{LiveWorld, Line, blocks, chat, placement};
 use crate::world::{
-    ActionError, BBox, Block, BlockChange, ChatMessage, Look, MobInfo, PlayerInfo, Pos, Vec3, World, rules,
+    ActionError, BBox, Block, BlockChange, ChatMessage, ItemInfo, Look, MobInfo, Pickup, PlayerInfo, Pos, Vec3, World,
+    rules,
 };
 
 impl World for LiveWorld {
@@ -19,6 +20,10 @@ impl World for LiveWorld {
             return *b;
         }
         self.seen.view.as_ref().and_then(|v| v.block_at(p)).unwrap_or(Block::AIR)
+    }
+
+    fn is_known(&self, p: Pos) -> bool {
+        self.predicted.pending.contains_key(&p) || self.seen.view.as_ref().is_some_and(|v| v.is_loaded(p))
     }
 
     fn blocks_in(&self, bbox: BBox) -> Vec<(Pos, Block)> {
@@ -44,6 +49,15 @@ impl World for LiveWorld {
 
     fn mobs(&self) -> Vec<MobInfo> {
         self.seen.snapshot.mobs.clone()
+    }
+
+    fn items(&self) -> Vec<ItemInfo> {
+        self.seen.snapshot.items.clone()
+    }
+
+    fn pickups_since(&self, cursor: usize) -> (Vec<Pickup>, usize) {
+        let (new, next) = crate::world::record::since(&self.log.pickups, self.log.pickups_dropped, cursor);
+        (new.to_vec(), next)
     }
 
     fn agent_name(&self) -> &str {
@@ -161,9 +175,9 @@ impl World for LiveWorld {
         let Some(target) = self.seen.snapshot.players.iter().find(|p| p.name.eq_ignore_ascii_case(player)) else {
             return Err(ActionError::UnknownPlayer(player.to_string()));
         };
-        let towards = target.eye();
-        // Thrown items fly a few blocks: be close.
-        if towards.distance(rules::eye_of(self.agent_pos().feet())) > 6.0 {
+        // Thrown at the feet, from close by: items fly a block or two, and must land by them.
+        let towards = target.pos;
+        if target.eye().distance(rules::eye_of(self.agent_pos().feet())) > 6.0 {
             return Err(ActionError::OutOfReach(target.pos.block()));
         }
         let mut left = count.max(1);

@@ -8,7 +8,7 @@
 //! shared thing is the read-only [`super::blocks::BlockView`] of loaded chunks.
 
 use super::blocks::BlockView;
-use crate::world::{Block, Look, MobInfo, PlayerInfo, Pos, Vec3};
+use crate::world::{Block, ItemInfo, Look, MobInfo, PlayerInfo, Pos, Vec3};
 use std::time::Duration;
 
 /// Command numbers: the client reports the last one it carried out, so the agent knows which of
@@ -28,7 +28,8 @@ pub enum Command {
     Break { seq: Seq, pos: Pos },
     /// Use the spawn egg `egg` (an item id) on the top of block `on`.
     Spawn { seq: Seq, egg: String, on: Pos },
-    /// Throw `count` of `item` (an item id) towards `towards`.
+    /// Throw `count` of `item` (an item id) towards `towards`, one at a time (each becomes an
+    /// item entity: some servers give a player only one item per entity picked up).
     Give { seq: Seq, item: String, count: u32, towards: Vec3 },
     /// One chat line, already cleaned and split (see `chat::outgoing`); the client paces them.
     Say(String),
@@ -62,6 +63,8 @@ pub struct Snapshot {
     pub players: Vec<PlayerInfo>,
     /// Living entities that are not players.
     pub mobs: Vec<MobInfo>,
+    /// Items lying around (item entities), named by what they hold or by the bot's throw.
+    pub items: Vec<ItemInfo>,
 }
 
 /// What the client sends the agent.
@@ -80,6 +83,9 @@ pub enum ClientEvent {
     Chat { from: Option<String>, id: Option<String>, account: Option<String>, text: String },
     /// The server changed a block (someone built or broke it, or it confirmed or undid ours).
     BlockChanged { pos: Pos, before: Block, after: Block },
+    /// Someone picked up an item entity (the server's take-item packet): a player (`by`, when
+    /// the client knows the name) or the bot itself; the item when known.
+    PickedUp { by: Option<String>, by_me: bool, item: Option<String>, count: u32 },
     /// The server put back something other than what the bot placed or broke at `pos`.
     Refused { pos: Pos, wanted: Block, got: Block },
     /// The connection ended.

@@ -1,11 +1,11 @@
 //! What the client reports, taken in by the live world: joining, snapshots, chat, the server's
-//! block changes and refusals, and news of the connection.
+//! block changes and refusals, pickups of items, and news of the connection.
 
 use super::bridge::ClientEvent;
 use super::state::Joined;
 use super::{LiveWorld, Line, Notice, chat};
 use crate::safety::gate::{self, Admitted};
-use crate::world::{Actor, BlockChange, ChatMessage, World};
+use crate::world::{Actor, BlockChange, ChatMessage, Pickup, World, record};
 use std::time::Instant;
 
 impl LiveWorld {
@@ -39,6 +39,15 @@ impl LiveWorld {
             ClientEvent::Chat { from, id, account, text } => self.hear(from, id, account, text),
             ClientEvent::BlockChanged { pos, before, after } => {
                 self.log.change(BlockChange { tick: self.tick, pos, before, after, by: Actor::World });
+            }
+            ClientEvent::PickedUp { by, by_me, item, count } => {
+                let by = if by_me { Some(self.name.clone()) } else { by };
+                // Someone the client cannot name took it: nobody the bot could tell about.
+                let Some(by) = by else { return };
+                let pickup = Pickup { tick: self.tick, by, item: item.unwrap_or_default(), count };
+                tracing::debug!(?pickup, "picked up");
+                self.log.pickups.push(pickup);
+                self.log.pickups_dropped += record::trim(&mut self.log.pickups, record::KEEP_PICKUPS);
             }
             ClientEvent::Refused { pos, wanted, got } => {
                 tracing::info!(%pos, wanted = wanted.name(), got = got.name(), "the server refused a block change");

@@ -61,7 +61,14 @@ pub struct LiveConfig {
     pub backoff: Backoff,
     /// How long one attempt may take from connecting to being in the world.
     pub join_timeout: Duration,
+    /// The view distance the bot tells the server (chunks). The server sends terrain within the
+    /// smaller of this and its own setting, so a generous value means "as far as the server
+    /// allows"; too small, and the bot cannot see where it is asked to work.
+    pub view_distance: u8,
 }
+
+/// The view distance sent by default: more than most servers allow, so theirs decides.
+pub const DEFAULT_VIEW_DISTANCE: u8 = 12;
 
 impl LiveConfig {
     pub fn offline(address: &str, name: &str) -> LiveConfig {
@@ -72,6 +79,7 @@ impl LiveConfig {
             access: Access::everyone(),
             backoff: Backoff::default(),
             join_timeout: Duration::from_secs(30),
+            view_distance: DEFAULT_VIEW_DISTANCE,
         }
     }
 }

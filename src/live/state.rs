@@ -108,6 +108,9 @@ pub(super) struct Log {
     pub(super) changes_dropped: usize,
     pub(super) chats: Vec<ChatMessage>,
     pub(super) transcript: Vec<Line>,
+    /// Pickups the server announced (see `events.rs`); `pickups_dropped` older ones let go.
+    pub(super) pickups: Vec<crate::world::Pickup>,
+    pub(super) pickups_dropped: usize,
 }
 
 impl Log {
@@ -138,6 +141,7 @@ impl LiveWorld {
                 account,
                 backoff: config.backoff,
                 join_timeout: config.join_timeout,
+                view_distance: config.view_distance,
             },
             cmd_rx,
             ev_tx,
@@ -198,6 +202,12 @@ impl LiveWorld {
     /// What the bot heard and said since the last call.
     pub fn take_transcript(&mut self) -> Vec<Line> {
         std::mem::take(&mut self.log.transcript)
+    }
+
+    /// Goes on counting ticks from `tick` (the memory's latest, after a restart): what happens
+    /// now comes after everything remembered. Never moves time backwards.
+    pub fn resume_at(&mut self, tick: u64) {
+        self.tick = self.tick.max(tick);
     }
 
     /// Advance one tick: take in everything the client reported. Call once per tick, before the

@@ -64,6 +64,7 @@ impl Harness {
             creative: true,
             players: vec![alice],
             mobs: Vec::new(),
+            items: Vec::new(),
         };
         self.events.send(ClientEvent::Snapshot(s)).unwrap();
     }
@@ -230,6 +231,28 @@ fn checks_before_sending() {
         })
         .collect();
     assert_eq!(given, vec![64, 6], "one stack at a time");
+}
+
+/// The server's take-item packets become the world's pickups: a player's by name, the bot's own
+/// under its name, a collector the client cannot name not at all.
+#[test]
+fn pickups_the_server_announces_are_the_worlds_pickups() {
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    let (_, start) = h.world.pickups_since(usize::MAX);
+    let picked = |by: Option<&str>, by_me: bool| ClientEvent::PickedUp {
+        by: by.map(String::from),
+        by_me,
+        item: Some("apple".into()),
+        count: 1,
+    };
+    h.events.send(picked(Some("alice"), false)).unwrap();
+    h.events.send(picked(None, true)).unwrap();
+    h.events.send(picked(None, false)).unwrap();
+    h.world.sync();
+    let (got, _) = h.world.pickups_since(start);
+    let by: Vec<(&str, &str, u32)> = got.iter().map(|p| (p.by.as_str(), p.item.as_str(), p.count)).collect();
+    assert_eq!(by, vec![("alice", "apple", 1), ("Helper", "apple", 1)]);
 }
 
 #[test]

@@ -38,7 +38,7 @@ impl Task for Fill {
     }
 
     fn describe(&self) -> String {
-        format!("filling the hole at {} with {}", self.anchor, self.block.name().replace('_', " "))
+        format!("filling the hole at {} with {}", self.anchor, crate::lexicon::lexicon().display_name(self.block.name()))
     }
 
     fn check(&self, world: &dyn World, _limits: &Limits) -> Result<(), TaskError> {
@@ -58,7 +58,7 @@ impl Task for Fill {
         match edit.step(ctx) {
             EditStep::Step(s) => s,
             EditStep::Finished => {
-                Step::Done(format!("I filled the hole with {}.", self.block.name().replace('_', " ")))
+                Step::Done(format!("I filled the hole with {}.", crate::lexicon::lexicon().display_name(self.block.name())))
             }
         }
     }

@@ -32,6 +32,8 @@ pub mod destroy;
 pub mod dig;
 pub mod edit;
 pub mod error;
+#[cfg(test)]
+pub(crate) mod fake_server;
 pub mod fill;
 pub mod get;
 pub mod limits;

@@ -1,27 +1,25 @@
 //! Getting around: [`Move`] (walk to a place), "come here" (walk to the speaker), and
 //! [`Follow`] (keep walking after a player until stopped).
 //!
-//! All of them drive a [`Walker`]: plan a path with A* (`path.rs`), take one step per tick,
-//! wait for gravity after a drop, and re-plan when a step fails or the agent is not where the
-//! plan expected (the world changed, or the task was interrupted and resumed elsewhere). A goal
-//! farther than the planner reaches is walked in legs, each planned when the last one ends.
+//! All of them drive a [`Walker`] (`path/walker.rs`): it plans with A*, takes one step per tick,
+//! re-plans as needed, walks far goals in legs and walks toward terrain it cannot see yet.
 //!
 //! Choice for when no walking path exists: a plain Move never tunnels through what is in the
 //! way — breaking a player's wall to reach a spot is rarely what they meant. When the agent
-//! itself is shut in (only a few spots reachable on foot: a pit, a hole it dug), it tries one
-//! more plan in which it may *pillar up* on scaffold blocks; if that works it says so, and the blocks it stood on stay in its change record, so "undo"
-//! removes them. If that fails too it is truly shut in, and breaks out through the thinnest wall,
-//! putting the blocks back behind it ([`BreakOut`]); anything else **fails with the reason**
-//! ("the path is walled off"). Moves pushed
-//! by builds and digs may pillar from the start (see [`MoveOptions::working`]); the build takes
-//! its scaffold down when it finishes.
+//! itself is shut in (only a few spots reachable on foot: a pit, a hole it dug), the walker tries
+//! one more plan in which it may *pillar up* on scaffold blocks; if that works it says so, and
+//! the blocks it stood on stay in its change record, so "undo" removes them. If that fails too
+//! it is truly shut in, and breaks out through the thinnest wall, putting the blocks back behind
+//! it ([`BreakOut`]); anything else **fails with the reason** ("the path is walled off", "I can't
+//! see the ground past …"). Moves pushed by builds and digs may pillar from the start (see
+//! [`MoveOptions::working`]); the build takes its scaffold down when it finishes.
 
 use super::blueprint::Blueprint;
 use super::breakout::BreakOut;
-use super::context::{FallWatch, Landing};
-use super::path::{Goal, PathError, PathOptions, PathStep, StepKind, plan};
+use super::path::walker::{Walk, Walker};
+use super::path::{Goal, PathOptions};
 use super::{Step, Task, TaskContext, TaskKind};
-use crate::world::{ActionError, Pos};
+use crate::world::Pos;
 use std::sync::Arc;
 
 /// How a walk may get there.
@@ -45,183 +43,12 @@ impl MoveOptions {
         MoveOptions { break_out_first: true, ..MoveOptions::default() }
     }
 
-    fn path_options(&self, ctx: &TaskContext) -> PathOptions {
+    pub(crate) fn path_options(&self, ctx: &TaskContext) -> PathOptions {
         if self.working {
             PathOptions::working(ctx.limits, self.blueprint.clone())
         } else {
             PathOptions::walking(ctx.limits)
         }
-    }
-}
-
-/// What one walker step came to.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Walk {
-    Arrived,
-    Walking,
-    Failed(String),
-    /// No way out on foot or by climbing: the agent is shut in (the reason, for a player).
-    ShutIn(String),
-    /// No way there; `closest` is the reachable spot nearest it, if any.
-    NoWay { reason: String, closest: Option<Pos> },
-}
-
-/// Follows planned paths one step per tick towards a goal, re-planning as needed.
-#[derive(Clone, Debug)]
-pub struct Walker {
-    goal: Goal,
-    options: MoveOptions,
-    steps: Vec<PathStep>,
-    next: usize,
-    /// Where the agent should be before taking `steps[next]`; `None` forces a re-plan.
-    at: Option<Pos>,
-    replans: u32,
-    falling: FallWatch,
-    /// A plain walk found no way on foot and is allowed to pillar up.
-    climbing: bool,
-    /// Legs walked so far of a walk too long to plan at once.
-    legs: u32,
-}
-
-impl Walker {
-    pub fn new(goal: Goal, options: MoveOptions) -> Self {
-        Walker {
-            goal,
-            options,
-            steps: Vec::new(),
-            next: 0,
-            at: None,
-            replans: 0,
-            falling: FallWatch::default(),
-            climbing: false,
-            legs: 0,
-        }
-    }
-
-    pub fn goal(&self) -> &Goal {
-        &self.goal
-    }
-
-    /// Plan afresh on the next step (the agent got somewhere else on its own, e.g. broke out).
-    pub fn replan(&mut self) {
-        self.steps.clear();
-        self.next = 0;
-        self.at = None;
-        self.climbing = false;
-    }
-
-    pub fn step(&mut self, ctx: &mut TaskContext) -> Walk {
-        let here = ctx.world.agent_pos();
-        // In the air after a drop or a jump: let gravity finish first.
-        match self.falling.check(ctx) {
-            Landing::Resting => {}
-            Landing::Falling => return Walk::Walking,
-            Landing::Overdue => return Walk::Failed(format!("I'm stuck in the air at {here}")),
-        }
-        if self.goal.reached(here) {
-            return Walk::Arrived;
-        }
-        if self.at != Some(here) || self.next >= self.steps.len() {
-            if self.at.is_some() || !self.steps.is_empty() {
-                self.replans += 1;
-                if self.replans > ctx.limits.max_replans {
-                    return Walk::Failed(format!("I keep getting blocked on my way to {}", self.goal.target()));
-                }
-            }
-            let mut opts = self.options.path_options(ctx);
-            if self.climbing {
-                opts.pillar = Some(ctx.limits.scaffold);
-            }
-            let mut planned = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
-            let mut shut_in = false;
-            if let Err(PathError::WalledOff { explored, .. }) = planned
-                && explored < SHUT_IN_SPOTS
-            {
-                shut_in = true;
-                if opts.pillar.is_none() && !self.options.break_out_first {
-                    // Shut in (a pit, a hole it dug): try once more, allowed to build up on scaffold.
-                    opts.pillar = Some(ctx.limits.scaffold);
-                    let climb = plan(&*ctx.world, here, &self.goal, &opts, ctx.scaffold());
-                    if climb.is_ok() {
-                        self.climbing = true;
-                        shut_in = false;
-                        ctx.note(format!("There's no way to {} on foot, so I'm building my way up.", self.goal.target()));
-                        planned = climb;
-                    }
-                }
-            }
-            // Too far to plan at once: walk a leg of the way, then plan again from there.
-            if let Err(PathError::TooFar { .. }) = planned {
-                let leg = leg_towards(here, self.goal.target(), ctx.limits.max_path_distance);
-                planned = plan(&*ctx.world, here, &Goal::Near { target: leg, tolerance: LEG_TOLERANCE }, &opts, ctx.scaffold());
-                if planned.is_ok() {
-                    if self.legs == 0 {
-                        let t = self.goal.target();
-                        let far = f64::from(t.x - here.x).hypot(f64::from(t.z - here.z));
-                        ctx.note(format!("{t} is {far:.0} blocks away; I'll walk there in legs."));
-                    }
-                    self.legs += 1;
-                    self.replans = 0;
-                }
-            }
-            match planned {
-                Ok(path) if !path.steps.is_empty() => {
-                    self.steps = path.steps;
-                    self.next = 0;
-                    self.at = Some(here);
-                }
-                Ok(_) => return Walk::Arrived,
-                Err(e) if shut_in => return Walk::ShutIn(e.to_string()),
-                Err(e @ PathError::WalledOff { .. }) => return Walk::NoWay { closest: e.closest(), reason: e.to_string() },
-                Err(e) => return Walk::Failed(e.to_string()),
-            }
-        }
-        let step = self.steps[self.next];
-        match execute(ctx, here, step) {
-            Ok(()) => {
-                self.next += 1;
-                self.at = Some(step.to);
-            }
-            Err(e) => {
-                tracing::debug!(%here, ?step, %e, "step failed, re-planning");
-                self.at = None;
-                self.replans += 1;
-                if self.replans > ctx.limits.max_replans {
-                    return Walk::Failed(format!("I can't get to {}: {e}", self.goal.target()));
-                }
-            }
-        }
-        Walk::Walking
-    }
-}
-
-/// A walk that could reach fewer spots than this on foot is shut in, and may climb out.
-const SHUT_IN_SPOTS: usize = 1000;
-
-/// How near a leg of a long walk must end to its waypoint (hills move the ground up and down).
-const LEG_TOLERANCE: i32 = 8;
-
-/// The waypoint of the next leg of a walk from `here` to a `target` beyond `limit` blocks:
-/// three quarters of the limit along the way, at the agent's height (the leg may end on
-/// ground up to [`LEG_TOLERANCE`] blocks off it).
-fn leg_towards(here: Pos, target: Pos, limit: i32) -> Pos {
-    let (dx, dz) = (f64::from(target.x - here.x), f64::from(target.z - here.z));
-    let far = dx.abs().max(dz.abs()).max(1.0);
-    let step = f64::from((limit * 3 / 4).max(1)).min(far) / far;
-    Pos::new(here.x + (dx * step).round() as i32, here.y, here.z + (dz * step).round() as i32)
-}
-
-/// Carry out one path step (one world action; a pillar is a jump with a block placed beneath,
-/// which a player does in one motion too).
-fn execute(ctx: &mut TaskContext, here: Pos, step: PathStep) -> Result<(), ActionError> {
-    match step.kind {
-        StepKind::Walk | StepKind::Climb | StepKind::Swim => ctx.world.step_to(step.to),
-        StepKind::Drop => ctx.world.step_to(Pos::new(step.to.x, here.y, step.to.z)),
-        StepKind::Pillar(block) => {
-            ctx.world.step_to(here.up(1))?;
-            if block == ctx.limits.scaffold { ctx.place_scaffold(here) } else { ctx.place(here, block) }
-        }
-        StepKind::DigDown => ctx.break_block(here.down(1)),
     }
 }
 
@@ -322,7 +149,7 @@ impl Task for Move {
                 let goal = self.walker.goal().target();
                 ctx.note(format!("There's no way all the way to {}, so I'm going as close as I can.", self.destination(goal)));
                 self.settled_for = Some(goal);
-                let options = self.walker.options.clone();
+                let options = self.walker.options().clone();
                 self.walker = Walker::new(Goal::Near { target: near, tolerance: 0 }, options);
                 tracing::debug!(%reason, %near, "settling for the nearest reachable spot");
                 Step::Continue
@@ -335,6 +162,7 @@ impl Task for Move {
                 Step::Push(Box::new(BreakOut::toward(self.walker.goal().target())))
             }
             Walk::ShutIn(reason) => Step::Failed(reason),
+            Walk::Unseen(reason) => Step::Failed(reason),
         }
     }
 }
@@ -421,7 +249,7 @@ impl Task for Follow {
             match w.step(ctx) {
                 Walk::Walking => {}
                 Walk::Arrived => self.walker = None,
-                Walk::Failed(reason) | Walk::ShutIn(reason) | Walk::NoWay { reason, .. } => {
+                Walk::Failed(reason) | Walk::ShutIn(reason) | Walk::Unseen(reason) | Walk::NoWay { reason, .. } => {
                     if !self.complained {
                         ctx.note(format!("I can't keep up with {}: {reason}", self.player));
                         self.complained = true;
@@ -442,16 +270,6 @@ mod tests {
     use crate::tasks::{TaskMeta, TaskStack, TaskState};
     use crate::world::embedded::EmbeddedWorld;
     use crate::world::{Actor, BBox, World};
-
-    #[test]
-    fn a_walk_too_long_to_plan_at_once_goes_in_legs() {
-        let mut w = EmbeddedWorld::flat();
-        let goal = Pos::new(300, 5, -40);
-        let (state, outcome) = run_task(&mut w, Move::to(goal), 2000);
-        assert_eq!((state, outcome.as_str()), (TaskState::Done, "I'm at (300, 5, -40)."));
-        assert_eq!(w.agent_pos(), goal);
-        assert_eq!(leg_towards(Pos::new(0, 5, 0), goal, 128), Pos::new(96, 5, -13));
-    }
 
     #[test]
     fn walks_one_step_per_tick() {

@@ -83,13 +83,21 @@ impl Task for Undo {
             EditStep::Finished => {
                 // Counted in the world, not from the plan: a block nobody can break (bedrock)
                 // is no block put back.
-                let reverted = edit.targets().iter().filter(|(p, b)| ctx.world.block_at(*p) == *b).count();
-                let mut msg = format!("I undid {}: {reverted} blocks put back.", self.what);
-                if reverted < edit.len() {
-                    msg.push_str(&format!(" {} could not be put back: nobody can break them.", edit.len() - reverted));
+                // Per block targeted: whether it holds its target now, and whether that is air.
+                let done: Vec<(bool, bool)> =
+                    edit.targets().iter().map(|(p, b)| (ctx.world.block_at(*p) == *b, b.is_air())).collect();
+                let reverted: Vec<bool> = done.iter().filter(|(ok, _)| *ok).map(|(_, air)| *air).collect();
+                let mut msg = format!("I undid {}: {}.", self.what, reverted_in_words(&reverted));
+                let stuck: Vec<bool> = done.iter().filter(|(ok, _)| !*ok).map(|(_, air)| *air).collect();
+                if !stuck.is_empty() {
+                    let how = if stuck.iter().all(|air| *air) { "taken down" } else { "changed back" };
+                    msg.push_str(&format!(" {} could not be {how}: nobody can break them.", stuck.len()));
                 }
                 if self.skipped > 0 {
-                    msg.push_str(&format!(" I left {} blocks alone because they were changed since.", self.skipped));
+                    msg.push_str(&match self.skipped {
+                        1 => " I left 1 block alone because it was changed since.".to_string(),
+                        n => format!(" I left {n} blocks alone because they were changed since."),
+                    });
                 }
                 Step::Done(msg)
             }
@@ -98,6 +106,20 @@ impl Task for Undo {
 
     fn child_finished(&mut self, outcome: ChildOutcome) -> Option<Step> {
         self.edit.as_mut().and_then(|e| e.child_finished(outcome))
+    }
+}
+
+/// What undoing did, in words that fit it: a build undone takes blocks down, a destroy undone
+/// puts them back (`reverted`: per block changed back, whether it is now air).
+fn reverted_in_words(reverted: &[bool]) -> String {
+    let blocks = |n: usize| if n == 1 { "1 block".to_string() } else { format!("{n} blocks") };
+    let down = reverted.iter().filter(|air| **air).count();
+    let back = reverted.len() - down;
+    match (down, back) {
+        (0, 0) => "no block changed".into(),
+        (d, 0) => format!("{} taken down", blocks(d)),
+        (0, b) => format!("{} put back", blocks(b)),
+        (d, b) => format!("{} taken down and {} put back", blocks(d), blocks(b)),
     }
 }
 
@@ -120,6 +142,13 @@ mod tests {
             finished_tick: Some(9),
             undone: false,
         }
+    }
+
+    #[test]
+    fn says_what_undoing_did_in_fitting_words() {
+        assert_eq!(reverted_in_words(&[true; 216]), "216 blocks taken down");
+        assert_eq!(reverted_in_words(&[false; 3]), "3 blocks put back");
+        assert_eq!(reverted_in_words(&[true, false]), "1 block taken down and 1 block put back");
     }
 
     #[test]
@@ -155,7 +184,7 @@ mod tests {
         }
         let r = stack.record(id).unwrap();
         assert_eq!(r.state, TaskState::Done);
-        assert_eq!(r.outcome.as_deref(), Some("I undid building a hut: 1 blocks put back. 1 could not be put back: nobody can break them."));
+        assert_eq!(r.outcome.as_deref(), Some("I undid building a hut: 1 block taken down. 1 could not be taken down: nobody can break them."));
         assert_eq!((w.block_at(stone), w.block_at(bedrock)), (Block::AIR, block("bedrock")));
     }
 }

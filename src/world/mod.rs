@@ -19,7 +19,7 @@ pub mod types;
 pub use blocks::{Block, BlockInfo};
 pub use geometry::{BBox, Pos, Vec3};
 pub use types::{
-    Actor, ActionError, BlockChange, ChatMessage, Look, MobInfo, PlayerInfo,
+    Actor, ActionError, BlockChange, ChatMessage, ItemInfo, Look, MobInfo, Pickup, PlayerInfo,
 };
 
 /// What the agent perceives of the world and what it can do in it.
@@ -50,6 +50,17 @@ pub trait World {
     /// Block changes recorded after position `cursor` of the change log, and the new cursor.
     /// Perception and undo read this instead of rescanning the world.
     fn changes_since(&self, cursor: usize) -> (Vec<BlockChange>, usize);
+    /// Items lying in the world near the agent (dropped, thrown), as far as it can see them. A
+    /// world that hands items over directly has none.
+    fn items(&self) -> Vec<ItemInfo> {
+        Vec::new()
+    }
+    /// Pickups recorded after position `cursor` of the pickup record, and the new cursor (a
+    /// cursor past the end gives nothing and the end). What a player really received after
+    /// [`World::give_item`] shows here, whoever took it.
+    fn pickups_since(&self, _cursor: usize) -> (Vec<Pickup>, usize) {
+        (Vec::new(), 0)
+    }
     /// Whether the world can tell what is at `p` now. A live server sends terrain only around the
     /// bot: [`World::block_at`] says air where it has not, and unknown is not air — a remembered
     /// thing out there is not gone. Worlds that hold all their terrain know every cell.
@@ -70,7 +81,8 @@ pub trait World {
     fn set_look(&mut self, look: Look);
     /// Spawn a mob of `kind` (a Minecraft entity id such as `pig`) at `p`.
     fn spawn_mob(&mut self, kind: &str, p: Vec3) -> Result<(), ActionError>;
-    /// Hand an item (a Minecraft item id such as `diamond_sword`) to the named player.
+    /// Hand an item (a Minecraft item id such as `diamond_sword`) to the named player: given at
+    /// once, or thrown towards them. What they received shows in [`World::pickups_since`].
     fn give_item(&mut self, player: &str, item: &str, count: u32) -> Result<(), ActionError>;
     /// Say a line in public chat.
     fn say(&mut self, text: &str);

@@ -10,6 +10,8 @@
 pub const KEEP_CHANGES: usize = 100_000;
 /// Chat lines kept at least; a world holds at most twice as many.
 pub const KEEP_CHAT: usize = 5_000;
+/// Pickups kept at least; a world holds at most twice as many.
+pub const KEEP_PICKUPS: usize = 1_000;
 
 /// Lets go of the oldest entries of `log` once it holds `2 × keep`, down to `keep`; returns
 /// how many went (amortised, a push stays O(1)).

@@ -65,6 +65,29 @@ pub struct MobInfo {
     pub pos: Vec3,
 }
 
+/// An item lying in the world (dropped or thrown), as the agent sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ItemInfo {
+    /// Stable while it lies there (entity id).
+    pub id: u64,
+    /// Item id without prefix (`apple`); empty when the world does not say what it is.
+    pub item: String,
+    pub count: u32,
+    pub pos: Vec3,
+}
+
+/// Someone took items into their inventory: a player picking up what lay near them, or the
+/// agent itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pickup {
+    pub tick: u64,
+    /// The player's name, or the agent's own.
+    pub by: String,
+    /// Item id without prefix; empty when the world does not say.
+    pub item: String,
+    pub count: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChatMessage {
     pub tick: u64,

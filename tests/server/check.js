@@ -162,6 +162,30 @@ async function main () {
     JSON.stringify({ look, seen: [seenYaw, seenPitch] }))
   check('look_at points at the target', look.ok && look.pitch > 0 && look.pitch < 45 && Math.abs(look.yaw + 90) < 45, JSON.stringify(look))
 
+  // Entities, inventory and pickups: the builder throws an apple at Bob's feet; Bob picks it up.
+  builder.entity.position = new Vec3(4.5, 5, 1.5)
+  await sleep(500)
+  await builder.creative.setInventorySlot(37, new Item(builder.registry.itemsByName.apple.id, 1))
+  builder.setQuickBarSlot(1)
+  await sleep(300)
+  builder._client.write('block_dig', { status: 4, location: { x: 0, y: 0, z: 0 }, face: 0, sequence: 0 })
+  const seenItem = await (async () => {
+    for (let i = 0; i < 20; i++) {
+      const near = (await bob.req({ op: 'entities', pos: [4.5, 5, 0.5], radius: 4 })).entities
+      if (near.some((e) => e.name === 'item')) return near
+      await sleep(50)
+    }
+    return null
+  })()
+  check('entities lists an item entity and the players near a point', !!seenItem && seenItem.some((e) => e.username === 'Builder'),
+    JSON.stringify(seenItem))
+  builder.entity.position = new Vec3(4.5, 5, 6.5) // gone before the pickup delay: Bob is the one near it
+  await sleep(1500)
+  const inv = (await bob.req({ op: 'inventory' })).items
+  const collects = (await bob.req({ op: 'collects' })).collects
+  check('inventory holds what was picked up; collects names the collector', inv.some((i) => i.name === 'apple') &&
+    collects.some((c) => c.by === 'Bob'), JSON.stringify({ inv, collects }))
+
   // A long jump: chunks follow, others see the new place.
   const far = await alice.req({ op: 'teleport', pos: [300.5, 5, -200.5] })
   const farGround = (await alice.req({ op: 'block', pos: [300, 4, -201] })).name

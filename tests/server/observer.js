@@ -5,7 +5,8 @@
 // Usage: node tests/server/observer.js PORT NAME   (connects to 127.0.0.1:PORT as NAME, offline mode)
 // Protocol (one JSON object a line; see README.md):
 //   on spawn  {"event":"ready","pos":[x,y,z],"game_mode":"creative"}
-//   request   {"id":N,"op":"chat"|"block"|"blocks"|"players"|"pos"|"look_at"|"teleport"|"chats"|"quit",...}
+//   request   {"id":N,"op":"chat"|"block"|"blocks"|"players"|"pos"|"look_at"|"teleport"|"chats"|
+//                        "entities"|"inventory"|"collects"|"quit",...}
 //   answer    {"id":N,"ok":true,...} or {"id":N,"ok":false,"error":"..."}
 // Problems that are not answers (kicked, connection lost) go to stderr; fatal ones exit non-zero.
 'use strict'
@@ -61,6 +62,42 @@ bot.on('messagestr', (text) => {
   const m = /^<([^>]+)> ([\s\S]*)$/.exec(text)
   if (m && m[1] !== bot.username) pendingChats.push({ from: m[1], text: m[2] })
 })
+
+// Pickups the server announced (its take-item packet) not yet handed out by `collects`: who took
+// what. The item is read from the entity before it is removed.
+let pendingCollects = []
+bot._client.on('collect', (packet) => {
+  const collector = bot.entities[packet.collectorEntityId]
+  const item = droppedItem(bot.entities[packet.collectedEntityId])
+  pendingCollects.push({
+    by: collector ? (collector === bot.entity ? bot.username : collector.username || collector.name || null) : null,
+    entity: packet.collectedEntityId,
+    item: item ? item.name : null,
+    count: packet.pickupItemCount
+  })
+})
+
+// The stack an item entity holds, when the server said (flying-squid sends no metadata for
+// dropped items, and mineflayer then fails to read it).
+function droppedItem (e) {
+  if (!e || !(e.name === 'item' || e.name === 'item_stack') || typeof e.getDroppedItem !== 'function') return null
+  try {
+    return e.getDroppedItem()
+  } catch (err) {
+    return null
+  }
+}
+
+// What an entity is, for `entities`: players by name, dropped items with their stack.
+function describeEntity (e) {
+  const out = { id: e.id, name: e.name || 'unknown', type: e.type || 'unknown', pos: vec(e.position) }
+  if (e.type === 'player') out.username = e.username
+  if (e.name === 'item' || e.name === 'item_stack') {
+    const item = droppedItem(e)
+    out.item = item ? { name: item.name, count: item.count } : null
+  }
+  return out
+}
 
 // Resolves after `n` physics ticks of the client (each one sends its position and look to the
 // server), or after a bounded wait when physics is paused (chunk not loaded).
@@ -182,6 +219,24 @@ const ops = {
       throw new Error(`ended at ${vec(bot.entity.position)}, not at ${vec(target)}`)
     }
     return { pos: vec(bot.entity.position) }
+  },
+  async entities ({ pos, radius = 16 }) {
+    if (!(Number.isFinite(radius) && radius > 0)) throw new Error('radius must be a positive number')
+    const centre = point(pos)
+    const entities = Object.values(bot.entities)
+      .filter((e) => e !== bot.entity && e.position && e.position.distanceTo(centre) <= radius)
+      .sort((a, b) => a.id - b.id)
+      .map(describeEntity)
+    return { entities }
+  },
+  async inventory () {
+    const items = bot.inventory.items().map((i) => ({ slot: i.slot, name: i.name, count: i.count }))
+    return { items }
+  },
+  async collects () {
+    const collects = pendingCollects
+    pendingCollects = []
+    return { collects }
   },
   async chats () {
     const chats = pendingChats

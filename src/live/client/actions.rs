@@ -12,7 +12,8 @@
 //!   off an edge the body falls as it would for a player. At most one step a tick (20 blocks a
 //!   second) is within a creative player's flying speed and vanilla's movement checks.
 //! - **Mobs** come from spawn eggs used on the block below; **items** are handed over by putting
-//!   them in hotbar slot 1 and dropping the stack towards the player.
+//!   them in hotbar slot 1 and throwing them one by one towards the player's feet; `items.rs`
+//!   follows them to whoever picks them up.
 
 use super::convert::{azalea_vec, block_pos, direction};
 use super::plugin::{LiveState, Prediction};
@@ -110,29 +111,38 @@ pub(super) fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd:
             use_item_on(world, me, on, Direction::Up, cursor);
         }
         Command::Give { item, count, towards, .. } => {
-            let Some(item) = blocks::item(&item) else { return };
+            let Some(kind) = blocks::item(&item) else { return };
+            let count = count.clamp(1, 64);
             look_to(world, me, Look::towards(eye(world, me), towards));
             send(
                 world,
                 me,
                 ServerboundSetCreativeModeSlot {
                     slot_num: HOTBAR_MENU_START + GIVE_SLOT,
-                    item_stack: ItemStack::new(item, count.clamp(1, 64) as i32),
+                    item_stack: ItemStack::new(kind, count as i32),
                 },
             );
             send(world, me, ServerboundSetCarriedItem { slot: GIVE_SLOT });
-            send(
-                world,
-                me,
-                ServerboundPlayerAction {
-                    action: Action::DropAllItems,
-                    pos: BlockPos::new(0, 0, 0),
-                    direction: Direction::Down,
-                    seq: 0,
-                },
-            );
-            send(world, me, ServerboundSetCarriedItem { slot: BUILD_SLOT });
-            state.selected = true;
+            // One at a time: each item its own entity, so a server that hands a player one item
+            // per entity picked up still hands over all of them.
+            for _ in 0..count {
+                send(
+                    world,
+                    me,
+                    ServerboundPlayerAction {
+                        action: Action::DropItem,
+                        pos: BlockPos::new(0, 0, 0),
+                        direction: Direction::Down,
+                        seq: 0,
+                    },
+                );
+            }
+            // Slot 1 stays selected for now: a server that handles the drops after the packets
+            // that follow them (flying-squid) would drop from the build slot. The next block or
+            // egg selects slot 0 again.
+            state.selected = false;
+            let at = feet(world, me);
+            super::items::note_throw(world, &item, count, at);
         }
         Command::Say(line) => {
             if state.says.len() >= MAX_WAITING_LINES {

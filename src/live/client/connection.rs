@@ -9,6 +9,7 @@ use crate::live::blocks::BlockView;
 use crate::live::bridge::{ClientEvent, Command};
 use crate::live::reconnect::Backoff;
 
+use azalea::ClientInformation;
 use azalea::account::Account;
 use azalea::app::App;
 use azalea::disconnect::DisconnectEvent;
@@ -43,6 +44,8 @@ pub struct ClientConfig {
     pub backoff: Backoff,
     /// How long one attempt may take from connecting to being in the world.
     pub join_timeout: Duration,
+    /// The view distance told to the server, in chunks (see [`super::plugin::tell_settings`]).
+    pub view_distance: u8,
 }
 
 /// The running client thread. Dropping it disconnects the bot.
@@ -219,7 +222,10 @@ pub(super) async fn session(
         return Ended::Lost { reason: "the client did not start".into(), joined: false };
     };
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    ecs.write().entity_mut(entity).insert(LocalPlayerEvents(tx));
+    // The join gave the client default settings (view distance 8); ours go out in the
+    // configuration phase, and again once in the game (`plugin::tell_settings`).
+    let settings = ClientInformation { view_distance: config.view_distance, ..ClientInformation::default() };
+    ecs.write().entity_mut(entity).insert((LocalPlayerEvents(tx), settings));
 
     let mut joined = false;
     let deadline = tokio::time::Instant::now() + config.join_timeout;

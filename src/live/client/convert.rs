@@ -1,5 +1,5 @@
-//! Azalea's types as ours and back: positions, vectors, faces, and the client's entities as the
-//! tick's [`Snapshot`].
+//! Azalea's types as ours and back: positions, vectors, faces, and the client's entities (players,
+//! mobs, items lying around) as the tick's [`Snapshot`].
 
 use super::actions::feet;
 use crate::live::blocks;
@@ -36,6 +36,7 @@ pub(super) fn snapshot(world: &mut Ecs, me: Entity, applied: Seq) -> Snapshot {
         Has<AbstractLiving>,
         Has<Dead>,
     ), Without<LocalEntity>>();
+    let items = super::items::seen(world, me);
     let world: &Ecs = world;
     let pos = feet(world, me);
     let look = world.get::<LookDirection>(me).map(|d| Look::new(d.y_rot(), d.x_rot())).unwrap_or_default();
@@ -62,7 +63,7 @@ pub(super) fn snapshot(world: &mut Ecs, me: Entity, applied: Seq) -> Snapshot {
     }
     players.sort_by(|a, b| a.name.cmp(&b.name));
     mobs.sort_by_key(|m| m.id);
-    Snapshot { applied, pos, look, creative, players, mobs }
+    Snapshot { applied, pos, look, creative, players, mobs, items }
 }
 
 pub(super) fn block_pos(p: Pos) -> BlockPos {

@@ -1,8 +1,10 @@
 //! [`LivePlugin`]: our systems inside azalea's game loop. Every game tick they carry out the
 //! agent's [`Command`]s in order, then send a [`Snapshot`] of what the client sees; every frame
 //! they pass on chat and the server's block updates, checking our own predicted blocks against
-//! them. Nothing here blocks the game loop: commands arrive on a channel read without waiting,
-//! and events leave on an unbounded channel.
+//! them, and keep the client's beliefs right where azalea alone would not: the client's
+//! settings told in the game too, other bodies' positions after a teleport (`teleports.rs`).
+//! Nothing here blocks the game loop: commands arrive on a channel read without waiting, and
+//! events leave on an unbounded channel.
 
 use super::actions::{carry_out, feet};
 use super::convert::{block_pos, snapshot};
@@ -11,13 +13,14 @@ use crate::live::bridge::{ClientEvent, Command, Seq};
 use crate::live::chat::Pacer;
 use crate::world::{Block, Pos};
 
-use azalea::app::{App, Plugin, Update};
+use azalea::app::{App, Plugin, PreUpdate, Update};
 use azalea::block_update::{QueuedServerBlockUpdates, handle_block_update_event};
 use azalea::chat::handler::SendChatKindEvent;
 use azalea::chat::{ChatKind, ChatPacket, ChatReceivedEvent};
 use azalea::core::tick::GameTick;
+use azalea::ClientInformation;
 use azalea::ecs::prelude::{
-    Entity, IntoScheduleConfigs, MessageReader, Mut, Query, Res, ResMut, Resource, With,
+    Commands, Entity, IntoScheduleConfigs, MessageReader, Mut, Query, Res, ResMut, Resource, With,
 };
 use azalea::ecs::world::World as Ecs;
 use azalea::entity::{
@@ -26,6 +29,9 @@ use azalea::entity::{
 use azalea::join::ConnectionFailedEvent;
 use azalea::local_player::{TabList, WorldHolder};
 use azalea::movement::send_position;
+use azalea::packet::game::{ReceiveGamePacketEvent, SendGamePacketEvent};
+use azalea::protocol::packets::game::ClientboundGamePacket;
+use azalea::protocol::packets::game::s_client_information::ServerboundClientInformation;
 use azalea::registry::builtin::ItemKind;
 // The `Resource` derive names `bevy_ecs`; azalea re-exports it as `ecs`.
 use azalea::ecs as bevy_ecs;
@@ -78,6 +84,10 @@ impl Plugin for LivePlugin {
         app.init_resource::<LiveState>()
             .add_systems(Update, capture_world.before(handle_block_update_event))
             .add_systems(Update, forward_failures.after(azalea::join::poll_create_connection_task))
+            .add_systems(Update, super::items::capture_pickups)
+            .add_systems(Update, tell_settings)
+            // Right after azalea has read the frame's packets, before anything looks at bodies.
+            .add_systems(PreUpdate, super::teleports::rebase_teleported.after(azalea::connection::read_packets))
             .add_systems(
                 GameTick,
                 // Exclusive: it runs alone, so its order against the other tick systems cannot
@@ -132,6 +142,27 @@ pub(super) fn capture_world(
         let account = sender.and_then(|u| tabs.iter().find_map(|t| t.get(&u))).map(|i| i.profile.name.clone());
         let id = sender.map(|u| u.to_string());
         let _ = link.events.send(ClientEvent::Chat { from, id, account, text });
+    }
+}
+
+/// Tell the server the client's settings again once in the game. They went out in the
+/// configuration phase already, which is where vanilla servers read them; servers that only read
+/// them in the game (flying-squid) otherwise keep a view distance of their own choosing — sending
+/// no terrain beyond the chunks around the spawn. Vanilla clients send them in the game whenever
+/// they change, so a second copy is nothing unusual.
+pub(super) fn tell_settings(
+    mut packets: MessageReader<ReceiveGamePacketEvent>,
+    settings: Query<&ClientInformation, With<LocalEntity>>,
+    mut commands: Commands,
+) {
+    for ev in packets.read() {
+        if !matches!(*ev.packet, ClientboundGamePacket::Login(_)) {
+            continue;
+        }
+        let Ok(info) = settings.get(ev.entity) else { continue };
+        tracing::debug!(view_distance = info.view_distance, "telling the server the client's settings");
+        let packet = ServerboundClientInformation { client_information: info.clone() };
+        commands.trigger(SendGamePacketEvent::new(ev.entity, packet));
     }
 }
 

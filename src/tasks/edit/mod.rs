@@ -397,7 +397,9 @@ impl Edit {
                 under_player.get_or_insert((name, p));
             } else if p == agent || p == agent.up(1) {
                 under_me.push((p, b));
-            } else if rules::has_support(p, |q| ctx.world.block_at(q)) {
+            } else if rules::has_support(p, |q| ctx.world.block_at(q)) || !ctx.world.is_known(p) {
+                // Terrain not seen yet (a live server sends it near the bot) is not "nothing to
+                // rest on": walk there first, and decide once it shows.
                 ready.push((p, b));
             } else {
                 floating.push((p, b));

@@ -13,6 +13,9 @@ const LIQUID: u8 = 4; // water: floats the body
 pub(super) const AIR: u8 = 8;
 pub(super) const SCAFFOLD: u8 = 16; // our own scaffold, may be broken to come down
 const OUTSIDE: u8 = 32; // beyond the search box: treated as a wall that supports nothing
+// Not seen: a live server has not sent the terrain there (`World::is_known`). Unknown is not
+// air: the search treats it as the edge of the box, and says it met it.
+const UNKNOWN: u8 = 64;
 
 /// What a block kind means for walking.
 fn kind_flags(b: Block) -> u8 {
@@ -45,13 +48,15 @@ pub(super) struct Grid<'w> {
     cells: Vec<u16>,
     /// Flags per block kind (by registry index), worked out on first sight.
     kinds: FxHashMap<u16, u8>,
+    /// A cell the world has not seen was read.
+    pub(super) met_unknown: bool,
 }
 
 impl<'w> Grid<'w> {
     pub(super) fn new(world: &'w dyn World, scaffold: &'w FxHashSet<Pos>, bbox: BBox) -> Self {
         let size = bbox.size();
         let n = size.iter().map(|&s| s.max(0) as usize).product();
-        Grid { world, scaffold, min: bbox.min, size, cells: vec![0; n], kinds: FxHashMap::default() }
+        Grid { world, scaffold, min: bbox.min, size, cells: vec![0; n], kinds: FxHashMap::default(), met_unknown: false }
     }
 
     pub(super) fn index(&self, p: Pos) -> Option<usize> {
@@ -70,12 +75,23 @@ impl<'w> Grid<'w> {
             return f as u8;
         }
         let b = self.world.block_at(p);
-        let mut f = *self.kinds.entry(b.index()).or_insert_with(|| kind_flags(b));
+        // Terrain not sent yet reads as air: only air needs asking.
+        let mut f = if b.is_air() && !self.world.is_known(p) {
+            UNKNOWN | OUTSIDE | SOLID
+        } else {
+            *self.kinds.entry(b.index()).or_insert_with(|| kind_flags(b))
+        };
         if self.scaffold.contains(&p) {
             f |= SCAFFOLD;
         }
+        self.met_unknown |= f & UNKNOWN != 0;
         self.cells[i] = f as u16;
         f
+    }
+
+    /// Has the world not seen `p` (see [`UNKNOWN`])?
+    pub(super) fn unknown(&mut self, p: Pos) -> bool {
+        self.flags(p) & UNKNOWN != 0
     }
 
     /// A derived fact (`known` bit, `value` bit) about `p`, computed once by `compute`.

@@ -22,9 +22,13 @@
 //! inside the start/goal box widened by `margin`, and at most `max_nodes` nodes are expanded.
 //! Blocks are read once through a small dense cache, which is what keeps a 64³ search within a
 //! few milliseconds. A plain walk never changes the world; if there is no walking path, the walk
-//! fails with the reason (see `movement.rs`).
+//! fails with the reason. Carrying a plan out, step by step, is [`walker::Walker`]'s. Terrain the world has not seen (a live server sends
+//! it only around the bot) is neither ground nor air to the planner: no path goes through it,
+//! and a search that found none after meeting it says so ([`PathError::Unseen`]), with the
+//! reachable spot nearest the goal, so the walk can go there and look again.
 
 mod grid;
+pub mod walker;
 
 use super::Limits;
 use super::blueprint::Blueprint;
@@ -146,6 +150,11 @@ pub enum PathError {
         /// The reachable spot nearest the goal (by the planner's estimate), if any was found.
         closest: Option<Pos>,
     },
+    /// No way found, and the search met terrain the world has not seen (a live server sends it
+    /// only around the bot): the way may lie there. `edge` is the reachable spot nearest the
+    /// goal, where walking on shows more.
+    #[error("I can't see the ground past ({}, {}) yet", edge.x, edge.z)]
+    Unseen { target: Pos, explored: usize, edge: Pos },
     #[error("I can't plan a walk to {0}: the area to search is too large")]
     TooLarge(Pos),
     #[error("I can't find a way to {target}: I gave up after trying {explored} spots")]
@@ -348,7 +357,7 @@ pub fn plan(
         && tolerance <= 1
     {
         let region = BBox::around(target, tolerance.max(0));
-        if !region.iter().any(|p| planner.grid.room(p)) {
+        if !region.iter().any(|p| planner.grid.room(p) || planner.grid.unknown(p)) {
             return Err(PathError::NoRoom(target));
         }
     }
@@ -382,6 +391,8 @@ pub fn plan(
         tracing::debug!(%target, explored, gave_up, "no path");
         return Err(if gave_up {
             PathError::GaveUp { target, explored }
+        } else if planner.grid.met_unknown {
+            PathError::Unseen { target, explored, edge: closest.map_or(start, |(_, p)| p) }
         } else {
             PathError::WalledOff { target, explored, closest: closest.map(|(_, p)| p).filter(|p| *p != start) }
         });

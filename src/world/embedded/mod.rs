@@ -81,6 +81,12 @@ pub struct EmbeddedWorld {
     changes: Vec<BlockChange>,
     #[serde(default)]
     changes_dropped: usize,
+    /// Items handed over, as pickups by their receivers (not saved: they matter while a give is
+    /// under way).
+    #[serde(skip)]
+    pickups: Vec<Pickup>,
+    #[serde(skip)]
+    pickups_dropped: usize,
     /// Sections edited since a [`WorldStore`] last saved them.
     #[serde(skip)]
     dirty: rustc_hash::FxHashSet<SectionKey>,
@@ -105,6 +111,8 @@ impl EmbeddedWorld {
             chat_cursor: 0,
             changes: Vec::new(),
             changes_dropped: 0,
+            pickups: Vec::new(),
+            pickups_dropped: 0,
             dirty: Default::default(),
         }
     }
@@ -334,6 +342,11 @@ impl World for EmbeddedWorld {
         (new.to_vec(), next)
     }
 
+    fn pickups_since(&self, cursor: usize) -> (Vec<Pickup>, usize) {
+        let (new, next) = record::since(&self.pickups, self.pickups_dropped, cursor);
+        (new.to_vec(), next)
+    }
+
     fn step_to(&mut self, to: Pos) -> Result<(), ActionError> {
         rules::check_step(self.agent_pos, to, rules::HEIGHT, |p| self.block_at(p))?;
         self.agent_pos = to;
@@ -379,11 +392,16 @@ impl World for EmbeddedWorld {
         if !rules::is_item(&item) {
             return Err(ActionError::UnknownItem(item));
         }
+        let tick = self.tick;
         let p = self.player_mut(player).ok_or_else(|| ActionError::UnknownPlayer(player.to_string()))?;
+        // Handed straight into the inventory: the receiver has it at once.
+        let pickup = Pickup { tick, by: p.name.clone(), item: item.clone(), count };
         match p.inventory.iter_mut().find(|(i, _)| *i == item) {
             Some((_, n)) => *n += count,
             None => p.inventory.push((item, count)),
         }
+        self.pickups.push(pickup);
+        self.pickups_dropped += record::trim(&mut self.pickups, record::KEEP_PICKUPS);
         Ok(())
     }
 
