@@ -580,17 +580,9 @@ fn remembers_names_after_a_restart_with_memory() {
     let db = dir.path().join("helper.db");
     let db = db.to_str().expect("utf-8 path");
     let mut s = stage("alice", &["--memory", db]);
-    let region = ([2, 5, 9], [15, 12, 22]);
+    let region = CUBE_REGION;
     let mut heard = Heard::default();
-    s.alice.look_at([8.5, 4.9, 14.5]);
-    s.alice.chat("build a red cube here");
-    wait_until(Duration::from_secs(120), "the cube", || {
-        (red(&s.alice.blocks(region.0, region.1)) == 125).then_some(())
-    });
-    wait_until(Duration::from_secs(30), "the bot to finish", || {
-        heard.take(&mut s.alice);
-        heard.from(BOT).iter().any(|t| t.contains("finished building")).then_some(())
-    });
+    build_red_cube(&mut s, &mut heard);
     let cube = s.alice.blocks(region.0, region.1);
     let near = cube.iter().map(|(p, _)| *p).min_by_key(|p| (p[2], (p[0] - 8).abs(), (p[1] - 6).abs())).expect("cube");
     s.alice.look_at([near[0] as f64 + 0.5, near[1] as f64 + 0.5, near[2] as f64]);
@@ -826,6 +818,21 @@ fn builds_a_hundred_blocks_away() {
     assert!(xs.iter().all(|bx| (bx - x).abs() <= 2), "the cube is not at x = {x}: {xs:?}");
 }
 
+/// Where "build a red cube here", said at [`HOME`] looking at (8.5, 14.5), puts the cube.
+const CUBE_REGION: ([i32; 3], [i32; 3]) = ([2, 5, 9], [15, 12, 22]);
+
+/// alice asks for a red cube in front of her and waits until all of it stands and the bot says so.
+fn build_red_cube(s: &mut Stage, heard: &mut Heard) {
+    let (from, to) = CUBE_REGION;
+    s.alice.look_at([8.5, 4.9, 14.5]);
+    s.alice.chat("build a red cube here");
+    wait_until(Duration::from_secs(120), "the cube", || (red(&s.alice.blocks(from, to)) == 125).then_some(()));
+    wait_until(Duration::from_secs(30), "the bot to finish", || {
+        heard.take(&mut s.alice);
+        heard.from(BOT).iter().any(|t| t.contains("finished building")).then_some(())
+    });
+}
+
 /// Asks `question` as `obs` and waits for the bot's first answer line that passes `check`.
 fn ask_bot(obs: &mut Observer, heard: &mut Heard, question: &str, what: &str, check: impl Fn(&str) -> bool) -> String {
     heard.0.clear();
@@ -847,15 +854,9 @@ fn a_far_named_thing_is_kept_after_a_restart_and_time_goes_on() {
     let db_path = dir.path().join("helper.db");
     let db = db_path.to_str().expect("utf-8 path");
     let mut s = stage("alice", &["--memory", db]);
-    let region = ([2, 5, 9], [15, 12, 22]);
+    let region = CUBE_REGION;
     let mut heard = Heard::default();
-    s.alice.look_at([8.5, 4.9, 14.5]);
-    s.alice.chat("build a red cube here");
-    wait_until(Duration::from_secs(120), "the cube", || (red(&s.alice.blocks(region.0, region.1)) == 125).then_some(()));
-    wait_until(Duration::from_secs(30), "the bot to finish", || {
-        heard.take(&mut s.alice);
-        heard.from(BOT).iter().any(|t| t.contains("finished building")).then_some(())
-    });
+    build_red_cube(&mut s, &mut heard);
     ask_bot(&mut s.alice, &mut heard, "call the red cube pumpkin", "the name", |t| t.contains("pumpkin"));
     let last_tick = |db: &Path| -> i64 {
         let c = rusqlite::Connection::open(db).expect("the memory file");

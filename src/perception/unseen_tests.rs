@@ -6,81 +6,19 @@ use crate::memory::fixture::*;
 use crate::memory::{Memory, MemoryKind};
 use crate::perception::Perception;
 use crate::world::embedded::EmbeddedWorld;
+use crate::world::fog::Fog;
 use crate::world::*;
-
-/// The embedded world as a live server shows it: cells with x beyond `edge` are not sent yet.
-struct Fog<'a> {
-    world: &'a mut EmbeddedWorld,
-    edge: i32,
-}
-
-impl World for Fog<'_> {
-    fn tick(&self) -> u64 {
-        self.world.tick()
-    }
-    fn block_at(&self, p: Pos) -> Block {
-        if self.is_known(p) { self.world.block_at(p) } else { Block::AIR }
-    }
-    fn blocks_in(&self, bbox: BBox) -> Vec<(Pos, Block)> {
-        self.world.blocks_in(bbox).into_iter().filter(|(p, _)| self.is_known(*p)).collect()
-    }
-    fn players(&self) -> Vec<PlayerInfo> {
-        self.world.players()
-    }
-    fn mobs(&self) -> Vec<MobInfo> {
-        self.world.mobs()
-    }
-    fn agent_name(&self) -> &str {
-        self.world.agent_name()
-    }
-    fn agent_pos(&self) -> Pos {
-        self.world.agent_pos()
-    }
-    fn agent_look(&self) -> Look {
-        self.world.agent_look()
-    }
-    fn take_chats(&mut self) -> Vec<ChatMessage> {
-        self.world.take_chats()
-    }
-    fn changes_since(&self, cursor: usize) -> (Vec<BlockChange>, usize) {
-        self.world.changes_since(cursor)
-    }
-    fn is_known(&self, p: Pos) -> bool {
-        p.x <= self.edge
-    }
-    fn step_to(&mut self, to: Pos) -> Result<(), ActionError> {
-        self.world.step_to(to)
-    }
-    fn place_block(&mut self, p: Pos, block: Block) -> Result<(), ActionError> {
-        self.world.place_block(p, block)
-    }
-    fn break_block(&mut self, p: Pos) -> Result<(), ActionError> {
-        self.world.break_block(p)
-    }
-    fn set_look(&mut self, look: Look) {
-        self.world.set_look(look)
-    }
-    fn spawn_mob(&mut self, kind: &str, p: Vec3) -> Result<(), ActionError> {
-        self.world.spawn_mob(kind, p)
-    }
-    fn give_item(&mut self, player: &str, item: &str, count: u32) -> Result<(), ActionError> {
-        self.world.give_item(player, item, count)
-    }
-    fn say(&mut self, text: &str) {
-        self.world.say(text)
-    }
-}
 
 /// A bot that knew the fixture restarts (fresh perception, same memory) seeing only x ≤ `edge`;
 /// the world has just been loaded, so its change record is empty.
-fn restarted(fx: Fixture, edge: i32) -> (EmbeddedWorld, Memory, Perception) {
+fn restarted(fx: Fixture, edge: i32) -> (Fog, Memory, Perception) {
     let Fixture { world, memory, .. } = fx;
-    let mut world = reloaded(world);
+    let mut fog = Fog { world: reloaded(world), edge, follow: false };
     let mut memory = memory;
     let mut perception = Perception::new();
-    world.advance();
-    perception.update(&Fog { world: &mut world, edge }, &mut memory).unwrap();
-    (world, memory, perception)
+    fog.world.advance();
+    perception.update(&fog, &mut memory).unwrap();
+    (fog, memory, perception)
 }
 
 /// The same blocks in a new world value: a restart reads the world from disk, without the record.
@@ -107,14 +45,15 @@ fn a_far_thing_the_world_cannot_show_yet_is_not_forgotten() {
             fx.world.set_block_by(Pos::new(x, 7, z), Block::AIR, Actor::World);
         }
     }
-    let (mut world, mut memory, mut perception) = restarted(fx, 8);
+    let (mut fog, mut memory, mut perception) = restarted(fx, 8);
     assert_eq!(memory.objects_with_name("sunny").unwrap(), vec![cube], "unknown is not air");
     assert_eq!(memory.block_object(cube).unwrap().unwrap().blocks.len(), 27, "nothing is known of it yet");
 
     // The bot comes nearer and the terrain there arrives: now it sees what is left.
+    fog.edge = 100;
     for _ in 0..=super::RECHECK_EVERY {
-        world.advance();
-        perception.update(&Fog { world: &mut world, edge: 100 }, &mut memory).unwrap();
+        fog.world.advance();
+        perception.update(&fog, &mut memory).unwrap();
     }
     assert_eq!(memory.block_object(cube).unwrap().unwrap().blocks.len(), 18, "checked once seen");
     assert_eq!(memory.objects_with_name("sunny").unwrap(), vec![cube], "the same thing, still named");

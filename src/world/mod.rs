@@ -10,6 +10,8 @@
 
 pub mod blocks;
 pub mod embedded;
+#[cfg(test)]
+pub mod fog;
 pub mod geometry;
 pub mod raycast;
 pub mod record;
