@@ -934,3 +934,27 @@ fn that_is_the_glass_one_looks_at() {
     let answer = ask_bot(&mut s.alice, &mut heard, "call that the window", "the name", |t| t.contains("window"));
     assert!(answer.contains("wall") && !answer.contains("cube"), "the look went through the glass: {answer:?}");
 }
+
+/// Issue #44, point 5, on a real server: a player 150 blocks away says "come here"; the bot
+/// walks the whole way in legs, as the terrain reaches it, and ends beside them.
+#[test]
+fn comes_to_a_player_150_blocks_away() {
+    let _one = serial();
+    let mut s = stage("alice", &[]);
+    let bot = s.alice.player_pos(BOT).expect("bot visible");
+    let (x, z) = (bot[0].floor() as i32 + 150, bot[2].floor() as i32);
+    // bob joins out there (a long teleport is not always followed by the terrain in time).
+    s.server.set_spawn([x, 5, z]);
+    let mut bob = Observer::start(s.server.port, "bob", s.dir.path());
+    let here = bob.request(json!({"op": "pos"}))["pos"].clone();
+    let bob_at = [here[0].as_f64().unwrap_or(0.0), here[1].as_f64().unwrap_or(0.0), here[2].as_f64().unwrap_or(0.0)];
+    let mut heard = Heard::default();
+    bob.chat("cmon over here");
+    let near = wait_until(Duration::from_secs(300), "the bot beside bob", || {
+        heard.take(&mut bob);
+        let said = heard.from(BOT);
+        assert!(!said.iter().any(|t| t.contains("only plan walks") || t.contains("shut in")), "{said:?}");
+        bob.player_pos(BOT).filter(|p| horizontal_distance(*p, bob_at) <= 4.0)
+    });
+    eprintln!("the bot ended at {near:?}, bob at {bob_at:?}; it said {:?}", heard.from(BOT));
+}

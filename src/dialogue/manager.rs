@@ -227,7 +227,10 @@ impl DialogueManager {
             }
             tracing::debug!(confidence, "parse too unsure; treating as chit-chat");
             self.note(Outcome::SmallTalk);
-            replies.push(format!("I'm not sure what you mean. {}", say::chit_chat(&text)));
+            // Small talk it knows is answered as such; anything else is said to be unclear once.
+            replies.push(say::small_talk(&text).unwrap_or_else(|| {
+                "I'm not sure what you mean. Try \"build a red tower\", or ask \"what can you do\".".into()
+            }));
             return replies;
         }
         replies.extend(self.route(cx, &text, &lf));
@@ -514,6 +517,7 @@ pub(super) mod tests {
         let (mut f, mut tasks, mut dm) = unsure(0.05);
         let r = dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), "cube");
         assert!(r[0].starts_with("I'm not sure what you mean"), "{r:?}");
+        assert_eq!(r[0].matches("not sure").count(), 1, "said once: {r:?}");
         assert!(!dm.is_waiting());
         let (_, _, mut dm) = unsure(0.9);
         let r = dm.handle(&mut Context::new("alice", &f.world, &mut f.memory, &mut tasks), "cube");

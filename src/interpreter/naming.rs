@@ -51,6 +51,10 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
         if mine || article.is_some() {
             words.remove(0);
         }
+        // "call that thing ruby": "thing" belongs to "that thing", the name is "ruby".
+        while words.len() > 1 && crate::lexicon::lexicon().is(crate::lexicon::Class::GenericThing, &words[0]) {
+            words.remove(0);
+        }
         let article = article.or_else(|| turn.article_before(span).map(str::to_string));
         if words.is_empty() {
             continue;
