@@ -576,10 +576,8 @@ fn rejoins_after_a_server_restart_and_finishes_the_task() {
 #[test]
 fn remembers_names_after_a_restart_with_memory() {
     let _one = serial();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let db = dir.path().join("helper.db");
-    let db = db.to_str().expect("utf-8 path");
-    let mut s = stage("alice", &["--memory", db]);
+    let (_dir, db_path, mut s) = stage_with_memory();
+    let db = db_path.to_str().expect("utf-8 path");
     let region = CUBE_REGION;
     let mut heard = Heard::default();
     build_red_cube(&mut s, &mut heard);
@@ -822,6 +820,15 @@ fn builds_a_hundred_blocks_away() {
 /// Where "build a red cube here", said at [`HOME`] looking at (8.5, 14.5), puts the cube.
 const CUBE_REGION: ([i32; 3], [i32; 3]) = ([2, 5, 9], [15, 12, 22]);
 
+/// A stage whose bot keeps its memory in a file (in a folder of its own, kept while the test
+/// runs): the folder, the file, the stage.
+fn stage_with_memory() -> (tempfile::TempDir, PathBuf, Stage) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("helper.db");
+    let s = stage("alice", &["--memory", db.to_str().expect("utf-8 path")]);
+    (dir, db, s)
+}
+
 /// alice asks for a red cube in front of her and waits until all of it stands and the bot says so.
 fn build_red_cube(s: &mut Stage, heard: &mut Heard) {
     let (from, to) = CUBE_REGION;
@@ -851,10 +858,8 @@ fn ask_bot(obs: &mut Observer, heard: &mut Heard, question: &str, what: &str, ch
 #[test]
 fn a_far_named_thing_is_kept_after_a_restart_and_time_goes_on() {
     let _one = serial();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let db_path = dir.path().join("helper.db");
+    let (_dir, db_path, mut s) = stage_with_memory();
     let db = db_path.to_str().expect("utf-8 path");
-    let mut s = stage("alice", &["--memory", db]);
     let region = CUBE_REGION;
     let mut heard = Heard::default();
     build_red_cube(&mut s, &mut heard);
