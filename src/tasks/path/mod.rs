@@ -150,13 +150,14 @@ pub enum PathError {
         /// The reachable spot nearest the goal (by the planner's estimate), if any was found.
         closest: Option<Pos>,
     },
-    /// No way found, and the search met terrain the world has not seen (a live server sends it
-    /// only around the bot): the way may lie there. `edge` is the reachable spot nearest the
+    /// No way found (every spot tried, or the tries ran out), and the search met terrain the
+    /// world has not seen (a live server sends it only around the bot): the way may lie there. `edge` is the reachable spot nearest the
     /// goal, where walking on shows more.
     #[error("I can't see the ground past ({}, {}) yet", edge.x, edge.z)]
     Unseen { target: Pos, explored: usize, edge: Pos },
     #[error("I can't plan a walk to {0}: the area to search is too large")]
     TooLarge(Pos),
+    /// The search ran out of tries (`explored` spots) in terrain it can all see.
     #[error("I can't find a way to {target}: I gave up after trying {explored} spots")]
     GaveUp { target: Pos, explored: usize },
 }
@@ -389,12 +390,15 @@ pub fn plan(
     );
     let Some((nodes, cost)) = found else {
         tracing::debug!(%target, explored, gave_up, "no path");
-        return Err(if gave_up {
+        let nearest = closest.map(|(_, p)| p).filter(|p| *p != start);
+        return Err(if planner.grid.met_unknown && (!gave_up || nearest.is_some()) {
+            // Out of tries or out of places, with terrain not seen yet on the way: the way may
+            // lie there, so this is "walk to the edge and look", not a dead end.
+            PathError::Unseen { target, explored, edge: nearest.unwrap_or(start) }
+        } else if gave_up {
             PathError::GaveUp { target, explored }
-        } else if planner.grid.met_unknown {
-            PathError::Unseen { target, explored, edge: closest.map_or(start, |(_, p)| p) }
         } else {
-            PathError::WalledOff { target, explored, closest: closest.map(|(_, p)| p).filter(|p| *p != start) }
+            PathError::WalledOff { target, explored, closest: nearest }
         });
     };
     // Recover how each step is made: the cheapest successor edge leading to the next node.

@@ -197,17 +197,8 @@ impl Walker {
     /// when that is nearer than `here`; else wait a little for the terrain beyond to arrive, and
     /// then say plainly why it stops here.
     fn toward_unseen(&mut self, ctx: &mut TaskContext, here: Pos, edge: Pos, opts: &PathOptions) -> Option<Walk> {
-        let target = self.goal.target();
-        let dist = |p: Pos| f64::from(p.x - target.x).hypot(f64::from(p.z - target.z));
-        if dist(edge) + 1.0 < dist(here)
-            && let Ok(path) = plan(&*ctx.world, here, &Goal::Near { target: edge, tolerance: 0 }, opts, ctx.scaffold())
-            && !path.steps.is_empty()
-        {
-            tracing::debug!(%here, %edge, %target, "walking to the edge of the terrain I can see");
-            self.steps = path.steps;
-            self.next = 0;
-            self.at = Some(here);
-            self.replans = 0;
+        if self.distance(edge) + 1.0 < self.distance(here) && self.walk_to(ctx, here, edge, opts) {
+            tracing::debug!(%here, %edge, "walking to the edge of the terrain I can see");
             self.unseen_waits = 0;
             return None;
         }
@@ -222,6 +213,27 @@ impl Walker {
             "I can't see the ground past ({}, {}) yet — I walked as near as I could.",
             here.x, here.z
         )))
+    }
+
+    /// How far `p` is from the goal, across the ground.
+    fn distance(&self, p: Pos) -> f64 {
+        let t = self.goal.target();
+        f64::from(p.x - t.x).hypot(f64::from(p.z - t.z))
+    }
+
+    /// Take the steps to `spot` (a way point on a walk the planner cannot see to the end of);
+    /// false when there is no way there either.
+    fn walk_to(&mut self, ctx: &mut TaskContext, here: Pos, spot: Pos, opts: &PathOptions) -> bool {
+        match plan(&*ctx.world, here, &Goal::Near { target: spot, tolerance: 0 }, opts, ctx.scaffold()) {
+            Ok(path) if !path.steps.is_empty() => {
+                self.steps = path.steps;
+                self.next = 0;
+                self.at = Some(here);
+                self.replans = 0;
+                true
+            }
+            _ => false,
+        }
     }
 }
 
@@ -269,6 +281,7 @@ mod tests {
     use crate::world::embedded::EmbeddedWorld;
     use crate::world::*;
     use crate::world::fog::Fog;
+    use crate::tasks::testing::block;
 
     #[test]
     fn a_walk_too_long_to_plan_at_once_goes_in_legs() {
@@ -281,7 +294,7 @@ mod tests {
     }
 
 
-    fn walk(fog: &mut Fog, task: Move, budget: u32) -> (TaskState, String) {
+    fn walk(fog: &mut Fog, task: impl crate::tasks::Task + 'static, budget: u32) -> (TaskState, String) {
         let mut s = TaskStack::default();
         let id = s.push(Box::new(task), TaskMeta::default());
         for _ in 0..budget {
@@ -316,5 +329,23 @@ mod tests {
         assert_eq!(outcome, "I can't see the ground past (20, 0) yet — I walked as near as I could.");
         assert_eq!(fog.world.agent_pos(), Pos::new(20, 5, 0));
         assert!(fog.world.same_blocks(&before).is_none(), "nothing broken or built");
+    }
+
+    /// A build 100 blocks off, past the terrain the server has sent: the search for a spot to
+    /// build from runs out of tries among the spots it can see (pillars multiply them), so it
+    /// walks the way in legs as the terrain arrives, and builds.
+    #[test]
+    fn builds_past_the_terrain_it_can_see_yet() {
+        let mut fog = Fog { world: EmbeddedWorld::flat(), edge: 48, follow: true };
+        let blocks = far_wall();
+        let build = crate::tasks::Build::new(blocks.clone(), "a cobblestone wall", &crate::tasks::Limits::default()).unwrap();
+        let (state, outcome) = walk(&mut fog, build, 4000);
+        assert_eq!((state, outcome.as_str()), (TaskState::Done, "I finished building a cobblestone wall."));
+        assert!(blocks.iter().all(|(p, b)| fog.world.block_at(*p) == *b));
+    }
+
+    /// A wall 100 blocks east and 60 south of the origin: a search box too big to try every spot.
+    fn far_wall() -> Vec<(Pos, Block)> {
+        (60..=66).flat_map(|z| (5..8).map(move |y| (Pos::new(100, y, z), block("cobblestone")))).collect()
     }
 }
