@@ -65,10 +65,15 @@ impl Task for Undo {
 
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
         if self.edit.is_none() {
-            // Decide once, at the start, which positions still hold what the command left.
-            let (keep, skip): (Vec<_>, Vec<_>) =
-                self.net.iter().partition(|(p, _, after)| ctx.world.block_at(*p) == *after);
-            self.skipped = skip.len();
+            // Decide once, at the start, which positions still hold what the command left. One
+            // that holds what it held before needs nothing (a change the server refused, or one
+            // somebody put back already): neither undone nor "changed since".
+            let now = |p: Pos| ctx.world.block_at(p);
+            let keep: Vec<_> = self.net.iter().filter(|(p, _, after)| now(*p) == *after).collect();
+            self.skipped = self.net.iter().filter(|(p, before, after)| now(*p) != *after && now(*p) != *before).count();
+            if keep.is_empty() && self.skipped == 0 {
+                return Step::Done("There was nothing left to undo: it is all as it was before.".into());
+            }
             if keep.is_empty() {
                 return Step::Done(format!(
                     "There was nothing left to undo: all {} blocks have been changed since.",
@@ -163,11 +168,44 @@ mod tests {
         assert!(matches!(Undo::of(&record(vec![c(s, air, dirt), c(s, dirt, air)])), Err(TaskError::NothingToUndo)));
     }
 
+    fn undo_in(w: &mut crate::world::embedded::EmbeddedWorld, undo: Undo) -> String {
+        let mut stack = crate::tasks::TaskStack::default();
+        let id = stack.push(Box::new(undo), TaskMeta::default());
+        for _ in 0..400 {
+            w.advance();
+            stack.tick(w);
+        }
+        let r = stack.record(id).unwrap();
+        assert_eq!(r.state, TaskState::Done);
+        r.outcome.clone().unwrap_or_default()
+    }
+
+    /// A half-built house on a server: a block the record has as placed was refused by the
+    /// server, so it holds what it held before. That is no block "changed since".
+    #[test]
+    fn a_block_that_never_changed_is_not_reported_as_changed_since() {
+        use crate::world::embedded::EmbeddedWorld;
+        use crate::world::{Actor, World};
+        let mut w = EmbeddedWorld::flat();
+        let (placed, refused, moved) = (Pos::new(2, 5, 0), Pos::new(3, 5, 0), Pos::new(4, 5, 0));
+        let plank = block("oak_planks");
+        w.set_block_by(placed, plank, Actor::Agent);
+        w.set_block_by(moved, block("glass"), Actor::Player("alice".into()));
+        let c = |pos| Change { tick: 0, pos, before: Block::AIR, after: plank };
+        let undo = Undo::of(&record(vec![c(placed), c(refused), c(moved)])).unwrap();
+        assert_eq!(
+            undo_in(&mut w, undo),
+            "I undid building a hut: 1 block taken down. I left 1 block alone because it was changed since."
+        );
+        assert_eq!((w.block_at(placed), w.block_at(moved)), (Block::AIR, block("glass")));
+        let undo = Undo::of(&record(vec![c(refused)])).unwrap();
+        assert_eq!(undo_in(&mut w, undo), "There was nothing left to undo: it is all as it was before.");
+    }
+
     /// An old build left bedrock (before bedrock was refused as a material): undo says what it
     /// could not put back instead of counting it as done.
     #[test]
     fn bedrock_it_cannot_break_is_not_counted_as_put_back() {
-        use crate::tasks::{TaskStack, TaskState};
         use crate::world::embedded::EmbeddedWorld;
         use crate::world::{Actor, World};
         let mut w = EmbeddedWorld::flat();
@@ -176,15 +214,7 @@ mod tests {
         w.set_block_by(bedrock, block("bedrock"), Actor::World);
         let c = |pos, after| Change { tick: 0, pos, before: Block::AIR, after };
         let undo = Undo::of(&record(vec![c(stone, block("stone")), c(bedrock, block("bedrock"))])).unwrap();
-        let mut stack = TaskStack::default();
-        let id = stack.push(Box::new(undo), TaskMeta::default());
-        for _ in 0..400 {
-            w.advance();
-            stack.tick(&mut w);
-        }
-        let r = stack.record(id).unwrap();
-        assert_eq!(r.state, TaskState::Done);
-        assert_eq!(r.outcome.as_deref(), Some("I undid building a hut: 1 block taken down. 1 could not be taken down: nobody can break them."));
+        assert_eq!(undo_in(&mut w, undo), "I undid building a hut: 1 block taken down. 1 could not be taken down: nobody can break them.");
         assert_eq!((w.block_at(stone), w.block_at(bedrock)), (Block::AIR, block("bedrock")));
     }
 }

@@ -186,9 +186,16 @@ pub(super) fn predict(world: &mut Ecs, me: Entity, state: &mut LiveState, pos: P
         shared.set_block_state(block_pos(pos), s);
     }
     let tick = state.tick;
-    // An older prediction for the same place keeps what was there before it.
-    let was = state.predictions.get(&pos).map_or(was, |p| p.was);
-    state.predictions.insert(pos, Prediction { wanted: block, was, tick });
+    // An older prediction for the same place keeps what was there before it, and waits for
+    // its answer too.
+    let (was, earlier) = match state.predictions.remove(&pos) {
+        Some(mut older) => {
+            older.earlier.push(older.wanted);
+            (older.was, older.earlier)
+        }
+        None => (was, Vec::new()),
+    };
+    state.predictions.insert(pos, Prediction { wanted: block, earlier, was, tick });
 }
 
 /// The next block-change sequence number (the server acknowledges them).

@@ -49,12 +49,43 @@ pub(super) struct Link {
 }
 
 /// A block the bot changed that the server has not confirmed yet.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(super) struct Prediction {
     pub(super) wanted: Block,
+    /// What earlier changes at the same place asked for, oldest first, still unanswered: a
+    /// block cleared and put back within one round trip gets two answers, and the first is
+    /// no refusal of the second.
+    pub(super) earlier: Vec<Block>,
     /// What the client's world held before.
     pub(super) was: azalea::block::BlockState,
     pub(super) tick: u64,
+}
+
+/// What a block update from the server says about a prediction at its place.
+#[derive(Debug, PartialEq)]
+pub(super) enum Answer {
+    /// The change took.
+    Settled,
+    /// The answer to an earlier change there; the latest is still to come.
+    Earlier,
+    /// The server holds something the bot never asked for: it refused.
+    Refused,
+}
+
+impl Prediction {
+    /// Take the server's word that the place now holds `after`.
+    pub(super) fn answer(&mut self, after: Block) -> Answer {
+        if after == self.wanted {
+            return Answer::Settled;
+        }
+        match self.earlier.iter().position(|b| *b == after) {
+            Some(i) => {
+                self.earlier.drain(..=i);
+                Answer::Earlier
+            }
+            None => Answer::Refused,
+        }
+    }
 }
 
 /// The plugin's own state between ticks.
@@ -119,10 +150,16 @@ pub(super) fn capture_world(
             let after = blocks::block_of(*new_state);
             let before = seen.get(&p).copied().or_else(|| world.get_block_state(*pos).map(blocks::block_of));
             seen.insert(p, after);
-            if let Some(pred) = state.predictions.remove(&p)
-                && pred.wanted != after
-            {
-                let _ = link.events.send(ClientEvent::Refused { pos: p, wanted: pred.wanted, got: after });
+            if let Some(pred) = state.predictions.get_mut(&p) {
+                match pred.answer(after) {
+                    Answer::Earlier => {}
+                    Answer::Settled => drop(state.predictions.remove(&p)),
+                    Answer::Refused => {
+                        let wanted = pred.wanted;
+                        state.predictions.remove(&p);
+                        let _ = link.events.send(ClientEvent::Refused { pos: p, wanted, got: after });
+                    }
+                }
             }
             if let Some(before) = before
                 && before != after
@@ -219,7 +256,7 @@ pub(super) fn carry_out_commands(world: &mut Ecs) {
             .predictions
             .iter()
             .filter(|(_, p)| tick.saturating_sub(p.tick) >= PREDICTION_TICKS)
-            .map(|(k, p)| (*k, *p))
+            .map(|(k, p)| (*k, p.clone()))
             .collect();
         for (pos, p) in expired {
             state.predictions.remove(&pos);
@@ -245,5 +282,25 @@ pub(super) fn take_back(world: &mut Ecs, me: Entity, events: &Sender<ClientEvent
     let after = blocks::block_of(p.was);
     if before != after {
         let _ = events.send(ClientEvent::BlockChanged { pos, before, after });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(name: &str) -> Block {
+        Block::from_name(name).expect("a block")
+    }
+
+    #[test]
+    fn an_answer_to_an_earlier_change_is_no_refusal() {
+        // Cleared, then a plank put there, before the server answered either.
+        let (air, plank, stone) = (Block::AIR, block("oak_planks"), block("stone"));
+        let mut p = Prediction { wanted: plank, earlier: vec![air], was: Default::default(), tick: 0 };
+        assert_eq!(p.answer(air), Answer::Earlier);
+        assert_eq!(p.answer(plank), Answer::Settled);
+        let mut p = Prediction { wanted: plank, earlier: vec![air], was: Default::default(), tick: 0 };
+        assert_eq!(p.answer(stone), Answer::Refused, "what nobody asked for is a refusal");
     }
 }
