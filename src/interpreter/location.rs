@@ -252,6 +252,26 @@ fn extent_along(b: &BBox, step: Pos) -> i32 {
     (step.x.abs() * s[0] + step.y.abs() * s[1] + step.z.abs() * s[2]) / 2
 }
 
+/// The spot on the ground just outside `b` nearest `from` where a body fits.
+pub fn beside(world: &dyn World, b: BBox, from: Pos) -> Pos {
+    let mut best: Option<(i64, Pos)> = None;
+    for x in b.min.x - 1..=b.max.x + 1 {
+        for z in b.min.z - 1..=b.max.z + 1 {
+            let ring = x < b.min.x || x > b.max.x || z < b.min.z || z > b.max.z;
+            if !ring {
+                continue;
+            }
+            let p = Pos::new(x, ground(world, x, z, b.min.y), z);
+            let fits = !world.block_at(p).is_solid() && !world.block_at(p.up(1)).is_solid() && p.y <= b.min.y + 1;
+            let d = ((p.x - from.x) as i64).pow(2) + ((p.z - from.z) as i64).pow(2) + ((p.y - from.y) as i64).pow(2);
+            if fits && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, p));
+            }
+        }
+    }
+    best.map(|(_, p)| p).unwrap_or(Pos::new(b.min.x - 1, b.min.y, b.min.z - 1))
+}
+
 /// A spot on the floor inside `b` where a body fits, nearest its middle.
 pub fn inside_spot(world: &dyn World, b: BBox) -> Option<Pos> {
     let c = reference::centre(&b).block();

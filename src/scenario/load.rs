@@ -163,7 +163,8 @@ pub enum Expect {
     Chat(Regex),
     NoChat(Regex),
     Unchanged { since: usize },
-    Mobs { kind: Option<String>, near: Option<(Target, f64)>, op: Op, count: u64 },
+    /// `near` with a radius, or a `region` box (a craftmate addition), or anywhere.
+    Mobs { kind: Option<String>, near: Option<(Target, f64)>, region: Option<BBox>, op: Op, count: u64 },
 }
 
 impl Expect {
@@ -497,7 +498,7 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
         }
         "mobs" => {
             // lexicon: scenario file keys.
-            only(s, "mobs", &["expect", "kind", "near", "radius", "op", "count"])?;
+            only(s, "mobs", &["expect", "kind", "near", "radius", "region", "op", "count"])?;
             if let Some(k) = &s.kind
                 && !MOB_KINDS.contains(&k.as_str())
             {
@@ -508,7 +509,11 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
                 None if s.radius.is_some() => return Err("field `radius` needs `near`".into()),
                 None => None,
             };
-            Expect::Mobs { kind: s.kind.clone(), near, op: op_of(s)?, count: need(&s.count, "count", "mobs")? }
+            if near.is_some() && s.region.is_some() {
+                return Err("a mobs step takes `near` or `region`, not both".into());
+            }
+            let region = s.region.as_ref().map(|r| BBox::new(Pos::from(r.from), Pos::from(r.to)));
+            Expect::Mobs { kind: s.kind.clone(), near, region, op: op_of(s)?, count: need(&s.count, "count", "mobs")? }
         }
         other => {
             return Err(format!(

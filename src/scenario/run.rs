@@ -266,19 +266,24 @@ fn judge(e: &Expect, w: &EmbeddedWorld, said_mark: usize, snapshots: &HashMap<us
                 Some((p, was, now)) => Err(format!("the block at {p} is {now}, it was {was} before step {since}")),
             }
         }
-        Expect::Mobs { kind, near, op, count } => {
+        Expect::Mobs { kind, near, region, op, count } => {
             let centre = near.as_ref().map(|(t, r)| target_pos(t, w).map(|c| (c, *r))).transpose()?;
             let seen = w
                 .mob_list()
                 .iter()
                 .filter(|m| kind.as_ref().is_none_or(|k| m.kind == *k))
                 .filter(|m| centre.is_none_or(|(c, r)| m.pos.distance(c) <= r))
+                .filter(|m| region.is_none_or(|b| b.contains(m.pos.block())))
                 .count() as u64;
             if op.holds(seen, *count) {
                 Ok(())
             } else {
                 let what = kind.clone().unwrap_or_else(|| "mob".into());
-                let place = near.as_ref().map(|(t, r)| format!(" within {r} of {}", target_name(t))).unwrap_or_default();
+                let place = match (near, region) {
+                    (Some((t, r)), _) => format!(" within {r} of {}", target_name(t)),
+                    (None, Some(b)) => format!(" in {} to {}", b.min, b.max),
+                    (None, None) => String::new(),
+                };
                 Err(format!("found {seen} {what}{place}, expected {} {count}", op.symbol()))
             }
         }

@@ -150,7 +150,7 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
         }
         // To a thing: stand on the ground beside it, on the side nearest the speaker.
         if t.step.is_none() {
-            let pos = beside(turn.world, b, turn.speaker_block());
+            let pos = location::beside(turn.world, b, turn.speaker_block());
             let what = name.unwrap_or_else(|| pos.to_string());
             let doing = format!("going to {what}");
             return Ok(push(MoveTo::named(pos, 1, doing.clone(), what), times, doing));
@@ -167,27 +167,6 @@ pub(super) fn movement(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan
     };
     Ok(push(MoveTo::new(pos, tolerance), times, format!("going to {pos}")))
 }
-
-/// The spot on the ground just outside `b` nearest `from` where a body fits.
-fn beside(world: &dyn crate::world::World, b: crate::world::BBox, from: Pos) -> Pos {
-    let mut best: Option<(i64, Pos)> = None;
-    for x in b.min.x - 1..=b.max.x + 1 {
-        for z in b.min.z - 1..=b.max.z + 1 {
-            let ring = x < b.min.x || x > b.max.x || z < b.min.z || z > b.max.z;
-            if !ring {
-                continue;
-            }
-            let p = Pos::new(x, location::ground(world, x, z, b.min.y), z);
-            let fits = !world.block_at(p).is_solid() && !world.block_at(p.up(1)).is_solid() && p.y <= b.min.y + 1;
-            let d = ((p.x - from.x) as i64).pow(2) + ((p.z - from.z) as i64).pow(2) + ((p.y - from.y) as i64).pow(2);
-            if fits && best.is_none_or(|(bd, _)| d < bd) {
-                best = Some((d, p));
-            }
-        }
-    }
-    best.map(|(_, p)| p).unwrap_or(Pos::new(b.min.x - 1, b.min.y, b.min.z - 1))
-}
-
 
 /// "the red tower": the thing a location points at, in the player's words.
 fn describe_anchor(turn: &mut Turn, loc: &LocationArg) -> Option<String> {

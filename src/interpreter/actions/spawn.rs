@@ -102,7 +102,12 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     }
     let count = count as u32;
     let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
-    let at = Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z);
+    let at = match t.anchor {
+        // "by the tower": on the ground beside it, on the speaker's side — never inside a
+        // hollow tower or on its top.
+        Some(b) if t.step.is_none() && !t.inside && !t.exact => location::beside(turn.world, b, turn.speaker_block()),
+        _ => Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z),
+    };
     let lx = crate::lexicon::lexicon();
     let label = lx.counted(count as u32, &lx.display_name(&mob));
     Ok(push(Spawn { mob, at, count }, times, format!("spawning {label}")))
