@@ -112,6 +112,8 @@ sections! {
         RememberVerb = "remember_verbs",
         NameBreaker = "name_breakers",
         GiveOpening = "give_openings",
+        /// Openings of a request to hand an item to another player ("give bob …").
+        GiveToOpening = "give_to_openings",
         QuantityWord = "quantity_words",
         Reason = "reasons",
         RequestEnd = "request_ends",

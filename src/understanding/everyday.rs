@@ -33,7 +33,9 @@ pub fn plain_verbs(normalized: &str) -> String {
     let mut i = 0;
     while i < words.len() {
         let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]);
-        match starts_step.then(|| lexicon().text_at(Texts::Rewrite, &words, i)).flatten() {
+        // A rewrite that drops words ("wait no" → "") never drops the whole rest of a line.
+        let rewrite = starts_step.then(|| lexicon().text_at(Texts::Rewrite, &words, i)).flatten().filter(|(to, n)| !to.is_empty() || i + n < words.len());
+        match rewrite {
             Some((to, n)) => {
                 out.extend(to.split(' ').filter(|w| !w.is_empty()));
                 i += n;

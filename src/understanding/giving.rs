@@ -68,10 +68,28 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
     super::checked(text, LogicalForm::command(vec![spawn]))
 }
 
-/// The form for a line that only asks for an item, if it is one.
+/// The form for a line that only asks for an item, if it is one: for the speaker ("give me 3
+/// diamonds") or for a player named after the verb ("give bob 3 diamonds").
 pub fn read(text: &str) -> Option<LogicalForm> {
     let words: Vec<String> = text.split_whitespace().map(String::from).collect();
-    let mut start = lexicon().phrase_at(Class::GiveOpening, &words, 0).filter(|n| words.len() > *n)?;
+    let (mut start, receiver) = match lexicon().phrase_at(Class::GiveOpening, &words, 0).filter(|n| words.len() > *n) {
+        Some(n) => {
+            let speaker = SpecialReferenceObject { fixed_value: Some(FixedReference::Speaker), coordinates_span: None };
+            (n, ReferenceObject { special_reference: Some(SpecialReference::Object(speaker)), ..ReferenceObject::default() })
+        }
+        None => {
+            // "give bob …": one word after the verb that is a name, not "it", "some" or "5".
+            let n = lexicon().phrase_at(Class::GiveToOpening, &words, 0)?;
+            let name = words.get(n)?;
+            let small = [Class::NameLead, Class::Me, Class::You, Class::Politeness];
+            if is_quantity(name) || small.into_iter().any(|c| lexicon().is(c, name)) {
+                return None;
+            }
+            let clause = WhereClause::And(vec![WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(n)))]);
+            let filters = Filters { where_clause: Some(clause), ..Filters::default() };
+            (n + 1, ReferenceObject { filters: Some(filters), text_span: Some(Span::word(n)), ..ReferenceObject::default() })
+        }
+    };
     let first = start;
     while words.get(start).is_some_and(|w| is_quantity(w)) {
         start += 1;
@@ -80,8 +98,6 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     if start >= end || !is_item(&words[start..end]) {
         return None;
     }
-    let speaker = SpecialReferenceObject { fixed_value: Some(FixedReference::Speaker), coordinates_span: None };
-    let receiver = ReferenceObject { special_reference: Some(SpecialReference::Object(speaker)), ..ReferenceObject::default() };
     let get = Action {
         receiver: Some(Endpoint { reference_object: Some(Box::new(receiver)), location: None }),
         reference_object: Some(named(Span::new(start, end - 1), Span::new(first, end - 1))),
@@ -109,7 +125,10 @@ mod tests {
         }
         let lf = read("give me 10 oak logs").unwrap();
         assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[2,4]]"#), "{}", lf.to_json_value());
-        for line in ["give me a hug", "give me the red cube", "give", "i want to build a house"] {
+        let lf = read("can you give bob 3 diamonds").expect("for another player");
+        let json = lf.to_json_value().to_string();
+        assert!(json.contains(r#""receiver":{"reference_object":{"filters""#) && json.contains(r#""text_span":[0,[3,3]]"#), "{json}");
+        for line in ["give me a hug", "give me the red cube", "give", "i want to build a house", "give it 3 diamonds", "give some torches", "give bob a hug"] {
             assert!(read(line).is_none(), "{line}");
         }
         assert!(read("fetch me some bread i 'm hungry").is_none(), "fetch is read as bring first");

@@ -246,14 +246,21 @@ impl Understanding {
         }
         // The rules read one step; a line of several is read step by step below.
         let one_step = sequence::steps(&tokenize(text)).len() == 1;
+        // The rules read the line, or else its core without the small words around it ("and
+        // where is alice" is "where is alice"); a reading of the core is the core's words.
+        let rules = |t: &str| {
+            giving::read(t)
+                .or_else(|| giving::read_spawn(t))
+                .or_else(|| naming::read(t))
+                .or_else(|| superlative::read(t))
+                .or_else(|| asking::read(t))
+        };
         if one_step
-            && let Some(lf) = giving::read(text)
-                .or_else(|| giving::read_spawn(text))
-                .or_else(|| naming::read(text))
-                .or_else(|| superlative::read(text))
-                .or_else(|| asking::read(text))
+            && let Some((t, lf)) = rules(text)
+                .map(|lf| (text.to_string(), lf))
+                .or_else(|| everyday::core(text).and_then(|c| rules(&c).map(|lf| (c, lf))))
         {
-            return Some(reading(text, lf, 1.0, Source::Known));
+            return Some(reading(&t, lf, 1.0, Source::Known));
         }
         if everyday::is_what_built(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::GetMemory), 1.0, Source::WhatBuilt));
@@ -339,7 +346,13 @@ impl Understanding {
         // getting dark") is a command even when the whole line looked like chit-chat.
         let commands = tokens.get(core.start).is_some_and(|w| crate::lexicon::lexicon().is(crate::lexicon::Class::CommandStart, w));
         let over_chat = whole.lf.dialogue_type == DialogueType::Noop && commands && p.confidence >= CORE_OVER_CHAT;
-        if (p.confidence <= whole.confidence && !over_chat) || p.lf.dialogue_type != DialogueType::HumanGiveCommand {
+        // A question or a naming under small words ("and where is alice", "ok so whats ruby
+        // made of"): the words around it never make it chit-chat.
+        let asks = matches!(p.lf.dialogue_type, DialogueType::GetMemory | DialogueType::PutMemory)
+            && p.confidence >= CORE_OVER_CHAT
+            && (whole.lf.dialogue_type == DialogueType::Noop
+                || (whole.lf.dialogue_type == p.lf.dialogue_type && p.confidence > whole.confidence));
+        if !asks && ((p.confidence <= whole.confidence && !over_chat) || p.lf.dialogue_type != DialogueType::HumanGiveCommand) {
             return whole;
         }
         let Some(lf) = checked(text, crate::logical_form::shifted(&p.lf, core.start)) else { return whole };

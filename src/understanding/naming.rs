@@ -29,6 +29,10 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     let (filters, name_start) = if i == 0 && lx.is(Class::Pointing, at(i)) && matches!(at(i + 1), "'s" | "is") {
         // "that's the tower of doom", "this is my house"
         (this(), i + 2)
+    } else if let Some(is) = said_is(&w, i) {
+        // "that glass thing is the window", "this tower is called bob": the words between say
+        // what the thing looks like; it is the one pointed at.
+        (this(), is + 1 + usize::from(lx.is(Class::NamingVerb, at(is + 1))))
     } else if lx.is(Class::RememberVerb, at(i)) && pointing && lx.is(Class::PlaceWord, at(i + 2)) {
         // "remember this place as home", "mark this spot as base", "save this location as camp"
         (this(), i + 3)
@@ -74,6 +78,21 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     super::checked(text, form)
 }
 
+/// Where "is" stands in "that glass thing is the window" / "this tower is called bob" (from
+/// `i`): a pointing word, one to three words of what it is, "is", then an article or a naming
+/// verb — "that tower is tall" says how it is, not what it is called.
+fn said_is(w: &[&str], i: usize) -> Option<usize> {
+    let lx = lexicon();
+    if !lx.is(Class::Pointing, w.get(i)?) {
+        return None;
+    }
+    let is = (i + 2..=i + 4).find(|k| w.get(*k) == Some(&"is"))?;
+    let said = &w[i + 1..is];
+    let plain = |x: &&str| !lx.is(Class::NameBreaker, x) && !lx.is(Class::Possessive, x) && !lx.is(Class::Article, x);
+    let next = w.get(is + 1)?;
+    (said.iter().all(plain) && (lx.is(Class::Article, next) || lx.is(Class::NamingVerb, next))).then_some(is)
+}
+
 /// What "this", "it" or "that" points at.
 fn this() -> Filters {
     Filters { contains_coreference: Some(Coreference::Yes), ..Filters::default() }
@@ -106,6 +125,10 @@ mod tests {
         assert_eq!(tag("that 's what i want and then some"), None);
         assert_eq!(tag("call me later"), None);
         assert_eq!(tag("that is my house"), None);
+        assert_eq!(tag("that glass thing is the window").as_deref(), Some("window"));
+        assert_eq!(tag("this tower is called bob").as_deref(), Some("bob"));
+        assert_eq!(tag("that tower is tall"), None);
+        assert_eq!(tag("that tower is my house"), None);
     }
 
     #[test]

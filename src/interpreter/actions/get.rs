@@ -89,14 +89,18 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let words: Vec<String> = r.text_span.map(|s| turn.words(s)).unwrap_or_else(|| {
         r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).flat_map(|s| turn.words(s)).collect()
     });
-    if receiver_is_speaker && let Some(item) = item_id(&words) {
+    let to_player = if receiver_is_speaker { None } else { named_player(turn, a)? };
+    if (receiver_is_speaker || to_player.is_some()) && let Some(item) = item_id(&words) {
         turn.allowed([&item])?;
-        let at = turn.speaker_block();
+        let (player, at, you) = match to_player {
+            Some(p) => (p.name.clone(), p.pos.block(), p.name),
+            None => (turn.speaker.clone(), turn.speaker_block(), "you".to_string()),
+        };
         // "10 oak logs", "a couple of torches", "some bread" (a handful).
         let count = super::number(&words).or_else(|| (words.iter().any(|w| w == "some")).then_some(4)).unwrap_or(1).clamp(1, 64) as u32;
         let lx = crate::lexicon::lexicon();
-        let label = format!("bringing you {}", lx.counted(count, &lx.display_name(&item)));
-        return Ok(push(Give { player: turn.speaker.clone(), item: item.clone(), count, at }, Times::Count(1), label));
+        let label = format!("bringing {you} {}", lx.counted(count, &lx.display_name(&item)));
+        return Ok(push(Give { player, item: item.clone(), count, at }, Times::Count(1), label));
     }
     // A dangerous item asked for in other words ("a bucket of lava", "some lava") is refused
     // as such, not looked for.
@@ -109,3 +113,16 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     Ok(push(Get { at: found.pos().block(), label: label.clone() }, Times::Count(1), format!("getting {label}")))
 }
 
+/// The player an item is for when the receiver is named ("give bob 3 diamonds"): one who is
+/// here, or a plain answer that nobody by that name is.
+fn named_player(turn: &Turn, a: &Action) -> Result<Option<crate::world::PlayerInfo>> {
+    let Some(r) = a.receiver.as_ref().and_then(|e| e.reference_object.as_ref()) else { return Ok(None) };
+    let Some(span) = r.filters.iter().flat_map(|f| f.triples()).find(|t| t.pred_text == crate::logical_form::Predicate::HasName).and_then(|t| t.obj_span()) else {
+        return Ok(None);
+    };
+    let name = turn.words(span).join(" ");
+    match turn.world.players().into_iter().find(|p| p.name.eq_ignore_ascii_case(&name)) {
+        Some(p) => Ok(Some(p)),
+        None => Err(Problem::say(format!("I don't see a player called {name} here."))),
+    }
+}
