@@ -391,7 +391,7 @@ impl DialogueManager {
 
     /// Carry out plans; a yes/no question the executor asks first is kept open.
     fn execute(&mut self, cx: &mut Context, plans: Vec<Plan>, text: &str, lf: &LogicalForm, confirmed: bool) -> Vec<String> {
-        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), logical_form: Some(lf.to_json_value()), made: Vec::new() };
+        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), logical_form: Some(lf.to_json_value()), ..TaskMeta::default() };
         match execute(plans, meta, cx.world, cx.tasks, cx.memory, confirmed) {
             Executed::Done(replies, pushed) => {
                 self.note(Outcome::ActedOn);

@@ -218,7 +218,7 @@ impl DialogueManager {
                 let notes = std::mem::take(&mut turn.notes);
                 match planned {
                     Ok(plans) => {
-                        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(chat.to_string()), logical_form: Some(step.lf.to_json_value()), made: Vec::new() };
+                        let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(chat.to_string()), logical_form: Some(step.lf.to_json_value()), ..TaskMeta::default() };
                         let makes_tasks = plans.iter().any(|p| matches!(p, Plan::Push { .. }));
                         match execute(plans, meta, cx.world, cx.tasks, cx.memory, false) {
                             Executed::Done(lines, pushed) => {

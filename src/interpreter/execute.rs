@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use super::actions::{CONFIRM_BLOCKS, Plan};
 use super::recipe::{Making, Recipe};
-use crate::memory::Memory;
-use crate::tasks::{Repeat, Task, TaskError, TaskId, TaskMeta, TaskStack, Times};
+use crate::memory::{Memory, MemoryId};
+use crate::tasks::{Repeat, Task, TaskError, TaskId, TaskMeta, TaskStack, TakenDown, Times};
 use crate::world::World;
 
 /// What carrying out the plans came to.
@@ -46,13 +46,15 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
     let speaker = meta.speaker.clone().unwrap_or_default();
     let mut replies = Vec::new();
     // Tasks are pushed last-first so the first action runs first.
-    let mut to_push: Vec<(Box<dyn Task>, String, Vec<i64>)> = Vec::new();
+    let mut to_push: Vec<(Box<dyn Task>, String, TaskMeta)> = Vec::new();
     for plan in plans {
         match plan {
             Plan::Push { recipe, times, label } => match make_task(&recipe, &times, &label, tasks.limits()) {
                 Ok(task) => {
                     let made = reserve(memory, recipe.makes(&speaker));
-                    to_push.push((task, acknowledge(&recipe, &times, &label, &speaker), made))
+                    let taken_down = recipe.takes_down().into_iter().filter_map(|id| as_known(memory, id)).collect();
+                    let meta = TaskMeta { made, taken_down, ..meta.clone() };
+                    to_push.push((task, acknowledge(&recipe, &times, &label, &speaker), meta))
                 }
                 Err(e) => replies.push(e.to_string()),
             },
@@ -78,7 +80,9 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
                     continue;
                 };
                 let (id, description, n) = (record.id, record.description.clone(), record.changes.len());
-                match tasks.undo(id, meta.clone()) {
+                // What the command took down comes back as itself: its names, who it was for.
+                let made = record.meta.taken_down.iter().filter_map(|t| revive(memory, t)).collect();
+                match tasks.undo(id, TaskMeta { made, ..meta.clone() }) {
                     Ok(_) => replies.push(format!("Okay, undoing {description} ({n} block changes).")),
                     Err(e) => replies.push(e.to_string()),
                 }
@@ -88,8 +92,9 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
         }
     }
     let mut pushed = Vec::new();
-    for (task, ack, made) in to_push.into_iter().rev() {
-        match tasks.push_checked(task, TaskMeta { made: made.clone(), ..meta.clone() }, world) {
+    for (task, ack, meta) in to_push.into_iter().rev() {
+        let made = meta.made.clone();
+        match tasks.push_checked(task, meta, world) {
             Ok(id) => {
                 pushed.insert(0, id);
                 replies.insert(0, ack)
@@ -122,6 +127,22 @@ fn reserve(memory: &mut Memory, makes: Vec<Making>) -> Vec<i64> {
         }
     }
     ids
+}
+
+/// A thing about to be taken down, as memory knows it (see [`TakenDown`]).
+fn as_known(memory: &Memory, id: MemoryId) -> Option<TakenDown> {
+    let said = memory.said_about(id).ok()?;
+    let blocks = memory.block_object(id).ok()??.blocks;
+    Some(TakenDown { said, blocks })
+}
+
+/// Brings back in memory a thing an undo puts back (see [`Memory::revive`]); a memory that
+/// cannot be written costs the names, not the undo.
+fn revive(memory: &mut Memory, t: &TakenDown) -> Option<MemoryId> {
+    memory.revive(&t.said, &t.blocks).unwrap_or_else(|e| {
+        tracing::warn!("could not bring back a thing taken down: {e}");
+        None
+    })
 }
 
 /// Plans as one phrase ("building a red cube, then going to (1, 5, 2)"); `None` when a plan is

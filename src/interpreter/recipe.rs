@@ -40,6 +40,11 @@ pub trait Recipe: std::fmt::Debug + Send + Sync {
         Vec::new()
     }
 
+    /// The things (memory ids) its task will take down, for an undo to bring back.
+    fn takes_down(&self) -> Vec<MemoryId> {
+        Vec::new()
+    }
+
     /// The recipe as its own type, for tests and callers that look inside one.
     fn as_any(&self) -> &dyn std::any::Any;
 }

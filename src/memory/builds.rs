@@ -88,6 +88,43 @@ impl Memory {
         Ok(())
     }
 
+    /// What players and builds said about `id` — names, tags, colour, material, who it was built
+    /// for — as (predicate, text, source), not perception's guesses: what a thing taken down
+    /// keeps, so that putting it back brings back the thing and not only its blocks.
+    pub fn said_about(&self, id: MemoryId) -> Result<Vec<(String, String, String)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT pred, obj_text, source FROM triples
+             WHERE subj = ?1 AND obj_text IS NOT NULL AND source <> 'perceived' ORDER BY id",
+        )?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Brings back a thing taken down (an undone destroy) as a reserved build: a new object with
+    /// what was said about it ([`Memory::said_about`]) and its blocks as the plan, so the blocks
+    /// put back are its blocks. `None` when some of those cells belong to an object still known
+    /// (it was not all taken down, and keeps its own name).
+    pub fn revive(&mut self, said: &[(String, String, String)], plan: &[(Pos, Block)]) -> Result<Option<MemoryId>> {
+        for (p, _) in plan {
+            if self.object_at(*p)?.is_some() {
+                return Ok(None);
+            }
+        }
+        let tick = self.tick();
+        self.batch(|m| {
+            let id = m.new_memory(MemoryKind::BlockObject, tick)?;
+            let cells = plan.iter().filter(|(_, b)| !b.is_air()).map(|(p, _)| *p);
+            let bbox = bbox_of(cells.clone()).unwrap_or(crate::world::BBox::new(Pos::default(), Pos::default()));
+            m.insert_object_row(id, MemoryKind::BlockObject, centroid(cells), bbox, 0)?;
+            for (pred, text, source) in said {
+                m.add_triple(NewTriple::text(id, pred, text).source(Source::parse(source).unwrap_or(Source::Told)))?;
+            }
+            m.set_plan(id, plan)?;
+            m.attend(id, tick)?;
+            Ok(Some(id))
+        })
+    }
+
     /// Every planned cell: (object, position, block).
     pub fn plans(&self) -> Result<Vec<(MemoryId, Pos, Block)>> {
         let mut stmt = self.conn.prepare_cached("SELECT object_id, x, y, z, block FROM plans ORDER BY object_id, y, x, z")?;
@@ -147,5 +184,26 @@ mod tests {
         m.finish_plan(id).unwrap();
         assert!(m.plans().unwrap().is_empty());
         assert!(m.kind_of(id).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_thing_taken_down_comes_back_with_what_was_said_about_it() {
+        let mut m = Memory::in_memory().unwrap();
+        let made = Made { name: "wall".into(), colour: Some("red".into()), block_type: None, speaker: "alice".into() };
+        let id = m.reserve_build(&made, &wall()).unwrap();
+        m.add_triple(NewTriple::text(id, "has_tag", "ruby").source(Source::Told)).unwrap();
+        m.add_triple(NewTriple::text(id, "has_shape", "cuboid").source(Source::Perceived)).unwrap();
+        let said = m.said_about(id).unwrap();
+        assert!(said.iter().all(|(pred, _, _)| pred != "has_shape"), "perception's guesses are not kept: {said:?}");
+        for (p, b) in wall() {
+            m.put_cell(id, p, b).unwrap();
+        }
+        // Its blocks still belong to it: nothing is brought back beside it.
+        assert_eq!(m.revive(&said, &wall()).unwrap(), None);
+        m.forget(id).unwrap();
+        let back = m.revive(&said, &wall()).unwrap().expect("brought back");
+        assert_eq!(m.values_of(back, "has_tag").unwrap(), ["ruby"]);
+        assert_eq!(m.values_of(back, BUILT_FOR).unwrap(), ["alice"]);
+        assert_eq!(m.unfinished_builds().unwrap(), [(back, wall())], "its blocks are its plan while they go back");
     }
 }

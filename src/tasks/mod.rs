@@ -59,7 +59,7 @@ pub use get::{Get, Give};
 pub use limits::Limits;
 pub use movement::{Follow, Move, MoveOptions};
 pub use path::{Goal, Path, PathError, PathOptions, PathStep, StepKind};
-pub use record::{Change, TaskEvent, TaskEventKind, TaskId, TaskKind, TaskMeta, TaskRecord, TaskState};
+pub use record::{Change, TakenDown, TaskEvent, TaskEventKind, TaskId, TaskKind, TaskMeta, TaskRecord, TaskState};
 pub use repeat::{Repeat, TaskFactory, Times};
 pub use spawn::Spawn;
 pub use stack::TaskStack;

@@ -117,6 +117,18 @@ pub struct TaskMeta {
     /// The memory ids of the objects the command makes (reserved in memory before it runs).
     #[serde(default)]
     pub made: Vec<i64>,
+    /// The things the command takes down, as memory knew them, for an undo to bring back.
+    #[serde(default)]
+    pub taken_down: Vec<TakenDown>,
+}
+
+/// A thing a command takes down, as memory knew it before: what was said about it
+/// (predicate, text, source — its name, what players called it, who it was built for) and its
+/// blocks. Undoing the command brings back the thing, not only its blocks.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TakenDown {
+    pub said: Vec<(String, String, String)>,
+    pub blocks: Vec<(crate::world::Pos, crate::world::Block)>,
 }
 
 impl TaskMeta {

@@ -6,6 +6,7 @@ use crate::interpreter::recipe::Recipe;
 use crate::interpreter::reference::{self, Want};
 use crate::logical_form::Action;
 use crate::tasks::{Destroy as DestroyTask, Limits, Task, TaskError, TaskKind, Times};
+use crate::memory::MemoryId;
 use crate::world::Pos;
 
 use super::{Plan, push};
@@ -20,6 +21,8 @@ pub const CONFIRM_BLOCKS: usize = 300;
 pub struct Destroy {
     pub positions: Vec<Pos>,
     pub label: String,
+    /// The things taken down (memory ids), for an undo to bring back with their names.
+    pub objects: Vec<MemoryId>,
 }
 
 impl Recipe for Destroy {
@@ -28,6 +31,9 @@ impl Recipe for Destroy {
     }
     fn task(&self, limits: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
         Ok(Box::new(DestroyTask::new(self.positions.clone(), self.label.clone(), limits)?))
+    }
+    fn takes_down(&self) -> Vec<MemoryId> {
+        self.objects.clone()
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -39,6 +45,7 @@ pub(super) fn destroy(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan>
     let found = reference::resolve(turn, r, Want::Blocks)?;
     let mut positions = Vec::new();
     let mut names = Vec::new();
+    let mut objects = Vec::new();
     for f in &found {
         let Some(id) = f.id() else {
             return Err(Problem::say("That's the ground itself; I only take down things that were built."));
@@ -46,13 +53,14 @@ pub(super) fn destroy(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan>
         if let Some(obj) = turn.memory.block_object(id)? {
             positions.extend(obj.blocks.iter().map(|(p, _)| *p));
             names.push(describe::the(turn.memory, id));
+            objects.push(id);
         }
     }
     if positions.is_empty() {
         return Err(Problem::say("There is nothing there for me to destroy."));
     }
     let label = if names.len() == 1 { names[0].clone() } else { format!("{} things", names.len()) };
-    let plan = push(Destroy { positions: positions.clone(), label: label.clone() }, times, format!("destroying {label}"));
+    let plan = push(Destroy { positions: positions.clone(), label: label.clone(), objects }, times, format!("destroying {label}"));
     if found.len() > 1 || positions.len() > CONFIRM_BLOCKS {
         let what = if found.len() > 1 { format!("{} things ({} blocks)", found.len(), positions.len()) } else { format!("{label} ({} blocks)", positions.len()) };
         return Ok(Plan::Confirm { question: format!("That would destroy {what}. Are you sure? (yes/no)"), plans: vec![plan] });
