@@ -81,6 +81,29 @@ pub fn did_you(text: &str, tasks: &crate::tasks::TaskStack) -> String {
     }
 }
 
+/// "what did i ask you to do before this": the speaker's last command, or with "before" the one
+/// before it, in their words — from this run's tasks, else what memory kept of earlier runs.
+pub fn asked_me(text: &str, speaker: &str, tasks: &crate::tasks::TaskStack, memory: &crate::memory::Memory) -> String {
+    let before = text.split_whitespace().any(|w| lexicon().is(Class::Before, w));
+    let back = usize::from(before);
+    let mine: Vec<_> = tasks.commands().into_iter().filter(|r| r.meta.speaker.as_deref() == Some(speaker)).collect();
+    if let Some(r) = mine.iter().rev().nth(back) {
+        let when = if before { "Before that you" } else { "You" };
+        return match r.meta.chat.as_deref() {
+            Some(c) => format!("{when} said \"{c}\", and I was {}.", r.description),
+            None => format!("{when} had me {}.", r.description),
+        };
+    }
+    if mine.len() == 1 && before {
+        return "That was the first thing you asked me for.".into();
+    }
+    // Nothing this run: what earlier runs did (memory keeps no speaker per task).
+    match memory.last_tasks(back + 1).ok().and_then(|t| t.into_iter().nth(back)) {
+        Some(t) => format!("Last time I was {}.", t.description),
+        None => "You haven't asked me for anything yet.".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,6 +95,7 @@ fn source_name(s: Source) -> &'static str {
         Source::Taught => "taught by a player",
         Source::DidYou => "question about the past",
         Source::WhatBuilt => "question about builds",
+        Source::AskedMe => "question about what was asked",
     }
 }
 

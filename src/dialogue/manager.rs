@@ -193,7 +193,7 @@ impl DialogueManager {
         };
         let Understood { text, lf, confidence, source, .. } = reading;
         tracing::debug!(%text, ?source, confidence, form = %lf.to_json_string(), "understood");
-        if matches!(source, Source::DidYou | Source::WhatBuilt) || (source == Source::HowTo && self.llm.is_none()) {
+        if matches!(source, Source::DidYou | Source::WhatBuilt | Source::AskedMe) || (source == Source::HowTo && self.llm.is_none()) {
             self.note(Outcome::Answered);
         }
         if source == Source::HowTo && self.llm.is_none() {
@@ -204,8 +204,12 @@ impl DialogueManager {
             replies.push(super::about_me::did_you(&text, cx.tasks));
             return replies;
         }
+        if source == Source::AskedMe {
+            replies.push(super::about_me::asked_me(&text, cx.speaker, cx.tasks, cx.memory));
+            return replies;
+        }
         if source == Source::WhatBuilt {
-            replies.push(questions::built_so_far(cx.memory, step::form(&text).details.latest));
+            replies.push(questions::built_so_far(cx.memory, questions::Built::from(&step::form(&text).details)));
             return replies;
         }
         // A question changes nothing in the world: an unsure one is answered (an odd answer is

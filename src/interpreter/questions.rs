@@ -168,8 +168,8 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
             let tags: Vec<String> = turn.memory.values_of(id, "has_tag").unwrap_or_default().into_iter().filter(|t| t != "my" && !said(t)).collect();
             let told = match tags.len() {
                 0 => String::new(),
-                n if n <= MAX_TAGS_SAID => format!(", tagged {}", tags.join(", ")),
-                n => format!(", tagged {} and {} more", tags[..MAX_TAGS_SAID].join(", "), n - MAX_TAGS_SAID),
+                n if n <= MAX_TAGS_SAID => format!(", called {}", tags.join(", ")),
+                n => format!(", called {} and {} more", tags[..MAX_TAGS_SAID].join(", "), n - MAX_TAGS_SAID),
             };
             format!("That's {the}{is}{told}, at {}.", pos.block())
         }
@@ -208,14 +208,46 @@ fn list(turn: &Turn, what: &str, hits: &[&crate::memory::Hit]) -> String {
     format!("I know {} {}: {}{more}.", hits.len(), plural(what), said.join(", "))
 }
 
-/// "what did we build today?": the things builds made, oldest first, with who asked; with
-/// `latest` ("what was the last thing you built?") only the newest.
-pub fn built_so_far(memory: &crate::memory::Memory, latest: bool) -> String {
+/// Which of the things built a question asks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Built {
+    /// "what have you built so far": all of them.
+    All,
+    /// "what was the last thing you built".
+    Latest,
+    /// "what was the first thing you built".
+    First,
+    /// "how many things have you built": how many, and which.
+    Count,
+}
+
+impl Built {
+    /// Which one a step's details ask about.
+    pub fn from(d: &crate::logical_form::Details) -> Built {
+        match (d.latest, d.earliest, d.counting) {
+            (true, _, _) => Built::Latest,
+            (_, true, _) => Built::First,
+            (_, _, true) => Built::Count,
+            _ => Built::All,
+        }
+    }
+}
+
+/// "what did we build today?": the things builds made that still stand, oldest first.
+pub fn built_so_far(memory: &crate::memory::Memory, which: Built) -> String {
     let ids = memory.built_objects().unwrap_or_default();
     let things: Vec<String> = ids.iter().map(|&id| describe::the(memory, id)).collect();
     match things.as_slice() {
         [] => "We haven't built anything yet. Try \"build a red tower\".".into(),
-        [.., last] if latest => format!("The last thing I built was {last}."),
+        [.., last] if which == Built::Latest => format!("The last thing I built was {last}."),
+        [first, ..] if which == Built::First => format!("The first thing I built was {first}."),
+        [one] if which == Built::Count => format!("We built one thing: {one}."),
+        [rest @ .., last] if which == Built::Count && rest.len() < 8 => {
+            format!("We built {} things: {} and {last}.", things.len(), rest.join(", "))
+        }
+        _ if which == Built::Count => {
+            format!("We built {} things; the last ones were {}.", things.len(), things[things.len() - 3..].join(", "))
+        }
         [one] => format!("We built {one}."),
         [rest @ .., last] if rest.len() < 8 => format!("We built {} and {last}.", rest.join(", ")),
         _ => format!("We built {} things; the last ones were {}.", things.len(), things[things.len() - 3..].join(", ")),
@@ -374,7 +406,7 @@ mod tests {
         let tower = f.id_at(crate::memory::fixture::RED_TOWER);
         f.memory.tag(tower, "drop table memories").unwrap();
         let a = ask(&mut f, "what is that", what);
-        assert!(a.starts_with("That's the red ") && a.contains(", tagged drop table memories, at "), "{a}");
+        assert!(a.starts_with("That's the red ") && a.contains(", called drop table memories, at "), "{a}");
     }
 
     #[test]

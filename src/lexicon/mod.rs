@@ -134,6 +134,10 @@ sections! {
         DidYou = "did_you",
         DidYouWords = "did_you_words",
         WhatBuilt = "what_built",
+        /// Openings of a question about what the player asked for ("what did i ask you").
+        AskedMe = "asked_me",
+        /// The one before the last ("before", "earlier").
+        Before = "before",
         BuiltVerb = "built_verbs",
         WhatBuiltWords = "what_built_words",
         Counting = "counting",
@@ -161,6 +165,8 @@ sections! {
         ReasonTail = "reason_tails",
         /// Words before the thing whose blocks are counted ("for", "in").
         ThingOf = "thing_of",
+        /// Openings of a question asking what a thing is called ("what did i call").
+        NameQuestion = "name_questions",
         /// How a question about a thing's blocks ends ("made of").
         MadeOf = "made_of",
         /// The words between "what" and "at X Y Z" ("what block is at").
@@ -175,6 +181,8 @@ sections! {
         BlockCount = "block_count",
         /// Words asking only about the most recent one ("last", "latest").
         Latest = "latest",
+        /// Words asking only about the oldest one ("first", "earliest").
+        Earliest = "earliest",
         /// Shape words meaning a single block when no size is said ("a gold block").
         OneBlock = "one_block",
         /// A name the parser reads well, read in the place of one it never saw.

@@ -95,6 +95,8 @@ pub struct Details {
     pub counts_blocks: bool,
     /// "last", "latest": only the most recent one is asked about.
     pub latest: bool,
+    /// "first", "earliest": only the oldest one is asked about.
+    pub earliest: bool,
     /// A named dance.
     pub dance: Option<DanceName>,
     /// "this spot", "this place", "here": a naming that names a place, not a thing.

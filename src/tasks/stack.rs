@@ -319,6 +319,13 @@ impl TaskStack {
         &self.history
     }
 
+    /// Every command known, finished or not, oldest first.
+    pub fn commands(&self) -> Vec<&TaskRecord> {
+        let mut all: Vec<&TaskRecord> = self.history.iter().chain(self.entries.iter().map(|e| &e.record)).collect();
+        all.sort_by_key(|r| r.id);
+        all
+    }
+
     /// A command's record, on the stack or in history.
     pub fn record(&self, id: TaskId) -> Option<&TaskRecord> {
         self.pending().chain(self.history.iter()).find(|r| r.id == id)

@@ -24,6 +24,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         .or_else(|| blocks_in(&words))
         .or_else(|| made_of(&words))
         .or_else(|| colour_of(&words))
+        .or_else(|| name_of(&words))
         .or_else(|| which_things(&words))
         .or_else(|| any_around(&words))?;
     super::checked(text, LogicalForm { filters: Some(filters), ..LogicalForm::new(DialogueType::GetMemory) })
@@ -101,6 +102,21 @@ fn colour_of(words: &[&str]) -> Option<Filters> {
     }
     let clause = thing(words, 3, words.len())?;
     about(clause, attribute(AttributeName::Colour))
+}
+
+/// "remind me what i called the tower", "what's the name of the red cube", "what is the tower
+/// called": what players named a thing.
+fn name_of(words: &[&str]) -> Option<Filters> {
+    let n = words.len();
+    let (from, to) = match lexicon().phrase_at(Class::NameQuestion, words, 0) {
+        Some(k) => (k, n),
+        None if n >= 4 && words[0] == "what" && matches!(words[1], "is" | "'s" | "was") && matches!(words[n - 1], "called" | "named") => (2, n - 1),
+        None => return None,
+    };
+    if to <= from || to - from > MAX_THING_WORDS + 1 {
+        return None;
+    }
+    about(thing(words, from, to)?, attribute(AttributeName::Name))
 }
 
 /// "which things are towers", "what ones are red cubes", "list the towers": every such thing.
@@ -188,6 +204,9 @@ mod tests {
         assert_eq!(output("which things are towers").as_deref(), Some("Memory"));
         assert!(output("what colour is frosty").is_some_and(|o| o.contains("Colour")));
         assert_eq!(output("how many blocks did you use for the ice thing").as_deref(), Some("Count"));
+        for line in ["remind me what i called the tower", "what 's the name of the red cube", "what is the tower called"] {
+            assert!(output(line).is_some_and(|o| o.contains("Name")), "{line}");
+        }
         // Whether something is in the world: where it is.
         for line in [
             "are there diamonds around here",

@@ -106,6 +106,14 @@ pub fn is_what_built(normalized: &str) -> bool {
         && words.iter().all(|w| lexicon().is(Class::WhatBuiltWords, w))
 }
 
+/// "what did i ask you to do before this", "what was my last command": a question about what
+/// the player asked for, answered from the task history.
+pub fn is_asked_me(normalized: &str) -> bool {
+    let text = core(normalized).unwrap_or_else(|| normalized.to_string());
+    let words: Vec<&str> = text.split_whitespace().collect();
+    lexicon().phrase_at(Class::AskedMe, &words, 0).is_some() && words.len() <= 10
+}
+
 /// "how do I make a furnace", "what's the recipe for a bed": a question about how to do
 /// something, not a command.
 pub fn is_how_to(normalized: &str) -> bool {

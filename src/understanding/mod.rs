@@ -60,6 +60,8 @@ pub enum Source {
     DidYou,
     /// "what did we build today?": answered from the objects builds made.
     WhatBuilt,
+    /// "what did i ask you to do before this?": answered from the task history.
+    AskedMe,
 }
 
 /// The speller that only writes out chat shorthand, for the line read with no typo fixed.
@@ -264,6 +266,9 @@ impl Understanding {
         }
         if everyday::is_what_built(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::GetMemory), 1.0, Source::WhatBuilt));
+        }
+        if everyday::is_asked_me(text) {
+            return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::AskedMe));
         }
         if everyday::is_did_you(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::DidYou));

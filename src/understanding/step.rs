@@ -148,6 +148,7 @@ pub fn details(words: &[String]) -> Details {
         asks_size: has(Class::SizeWords),
         counts_blocks: has(Class::BlockCount),
         latest: has(Class::Latest),
+        earliest: has(Class::Earliest),
         dance: dance(words),
         names_place,
         thanked: words.iter().any(|w| w.starts_with("thank")),
