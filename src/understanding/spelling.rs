@@ -137,10 +137,16 @@ impl Speller {
         let mut out: Vec<String> = Vec::new();
         let mut fixes = Vec::new();
         let mut naming = false;
-        for word in normalized.split_whitespace() {
-            let fixed = if naming { None } else { self.suggest(word) };
+        let words: Vec<&str> = normalized.split_whitespace().collect();
+        // After "call", "named" … the line ends with the name ("call that thing rocky", "name the
+        // blue tower lighthouse"): its last word is never a typo either.
+        let names_last = words.iter().rev().skip(1).any(|w| lexicon().is(Class::NamingVerb, w));
+        for (i, word) in words.iter().copied().enumerate() {
+            let name = naming || (names_last && i + 1 == words.len());
+            let fixed = if name { None } else { self.suggest(word) };
             // After "call", "named" … the next word is a name ("call it zorp"): never a typo.
-            naming = lexicon().is(Class::NamingVerb, word) || (naming && lexicon().is(Class::NameLead, word));
+            let lead = lexicon().is(Class::NameLead, word) || lexicon().is(Class::GenericThing, word);
+            naming = lexicon().is(Class::NamingVerb, word) || (naming && lead);
             match fixed {
                 Some(meant) => {
                     fixes.push((word.to_string(), meant.to_string()));
@@ -250,6 +256,9 @@ mod tests {
         assert_eq!(s.correct("dig a hole 3 deep at -10 5 7").text, "dig a hole 3 deep at -10 5 7");
         assert_eq!(s.correct("call it bob").text, "call it bob");
         assert_eq!(s.correct("call this the zorp").text, "call this the zorp");
+        // The name ends the line, after "that thing" or the thing's words.
+        assert_eq!(s.correct("call that thing piggi").text, "call that thing piggi");
+        assert_eq!(s.correct("build a tpwer piggi").text, "build a tower piggy");
         // A three-letter word only becomes a game word, and a far word stays as typed.
         assert_eq!(s.correct("hey bob").text, "hey bob");
         assert_eq!(s.correct("xylophone").text, "xylophone");
