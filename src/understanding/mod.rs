@@ -19,6 +19,7 @@
 //! between steps 1 and 2.
 
 pub mod asking;
+pub mod coordinates;
 pub mod coreference;
 pub mod details;
 pub mod distance;
@@ -445,6 +446,9 @@ impl Understanding {
             let pointed = coreference::repair(action, &tokens, step.clone());
             changed |= pointed;
             located |= pointed;
+            let typed = coordinates::repair(action, &tokens, step.clone());
+            changed |= typed;
+            located |= typed;
             let moved = distance::repair(action, &tokens, step.clone());
             changed |= !moved.is_empty();
             located |= !moved.is_empty();
