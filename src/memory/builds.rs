@@ -40,10 +40,7 @@ impl Memory {
     pub fn reserve_build(&mut self, made: &Made, plan: &[(Pos, Block)]) -> Result<MemoryId> {
         let tick = self.tick();
         self.batch(|m| {
-            let id = m.new_memory(MemoryKind::BlockObject, tick)?;
-            let cells = plan.iter().filter(|(_, b)| !b.is_air()).map(|(p, _)| *p);
-            let bbox = bbox_of(cells.clone()).unwrap_or(crate::world::BBox::new(Pos::default(), Pos::default()));
-            m.insert_object_row(id, MemoryKind::BlockObject, centroid(cells), bbox, 0)?;
+            let id = m.planned_object(plan, tick)?;
             if !made.name.trim().is_empty() {
                 m.add_triple(NewTriple::text(id, "has_name", made.name.trim()).source(Source::Told))?;
             }
@@ -58,6 +55,15 @@ impl Memory {
             m.attend(id, tick)?;
             Ok(id)
         })
+    }
+
+    /// A new block object placed where `plan` will put its blocks, with none yet.
+    fn planned_object(&mut self, plan: &[(Pos, Block)], tick: u64) -> Result<MemoryId> {
+        let id = self.new_memory(MemoryKind::BlockObject, tick)?;
+        let cells = plan.iter().filter(|(_, b)| !b.is_air()).map(|(p, _)| *p);
+        let bbox = bbox_of(cells.clone()).unwrap_or(crate::world::BBox::new(Pos::default(), Pos::default()));
+        self.insert_object_row(id, MemoryKind::BlockObject, centroid(cells), bbox, 0)?;
+        Ok(id)
     }
 
     /// Replaces what is left to build of `id` (finishing a build that was cut off).
@@ -112,10 +118,7 @@ impl Memory {
         }
         let tick = self.tick();
         self.batch(|m| {
-            let id = m.new_memory(MemoryKind::BlockObject, tick)?;
-            let cells = plan.iter().filter(|(_, b)| !b.is_air()).map(|(p, _)| *p);
-            let bbox = bbox_of(cells.clone()).unwrap_or(crate::world::BBox::new(Pos::default(), Pos::default()));
-            m.insert_object_row(id, MemoryKind::BlockObject, centroid(cells), bbox, 0)?;
+            let id = m.planned_object(plan, tick)?;
             for (pred, text, source) in said {
                 m.add_triple(NewTriple::text(id, pred, text).source(Source::parse(source).unwrap_or(Source::Told)))?;
             }
