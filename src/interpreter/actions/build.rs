@@ -152,6 +152,13 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
     // the place was not named ("in its place", "on top of it" are that place).
     let named = vertical || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
     let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
+    // The boxes of the things that stand around: a hollow tower's inside is free of blocks, yet
+    // no place for another build.
+    let things: Vec<BBox> = if t.inside || t.exact {
+        Vec::new()
+    } else {
+        turn.memory.objects_of_kind(crate::memory::MemoryKind::BlockObject).unwrap_or_default().iter().map(|o| o.bbox).collect()
+    };
     let mut why = "";
     for moves in 0..64 {
         let y = if vertical { centre.y } else { ground(centre) };
@@ -179,6 +186,8 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
             "I'm building something else there"
         } else if beside {
             "so it stands beside it, not in it"
+        } else if things.iter().any(overlaps) {
+            "it would have been inside something else"
         } else {
             return (sch.translated(b.min), (moves > 0).then_some((moves, away, why)));
         };
