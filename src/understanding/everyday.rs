@@ -32,7 +32,8 @@ pub fn plain_verbs(normalized: &str) -> String {
     let mut out: Vec<&str> = Vec::with_capacity(words.len());
     let mut i = 0;
     while i < words.len() {
-        let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]);
+        // A step starts the line, or follows a joining word or a small opening ("yo slap down …").
+        let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]) || lexicon().is(Class::Opening, words[i - 1]);
         // A rewrite that drops words ("wait no" → "") never drops the whole rest of a line.
         let rewrite = starts_step.then(|| lexicon().text_at(Texts::Rewrite, &words, i)).flatten().filter(|(to, n)| !to.is_empty() || i + n < words.len());
         match rewrite {
