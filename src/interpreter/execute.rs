@@ -133,13 +133,14 @@ fn reserve(memory: &mut Memory, makes: Vec<Making>) -> Vec<i64> {
 fn as_known(memory: &Memory, id: MemoryId) -> Option<TakenDown> {
     let said = memory.said_about(id).ok()?;
     let blocks = memory.block_object(id).ok()??.blocks;
-    Some(TakenDown { said, blocks })
+    let since = memory.info(id).ok()??.created_tick;
+    Some(TakenDown { said, blocks, since })
 }
 
 /// Brings back in memory a thing an undo puts back (see [`Memory::revive`]); a memory that
 /// cannot be written costs the names, not the undo.
 fn revive(memory: &mut Memory, t: &TakenDown) -> Option<MemoryId> {
-    memory.revive(&t.said, &t.blocks).unwrap_or_else(|e| {
+    memory.revive(&t.said, &t.blocks, t.since).unwrap_or_else(|e| {
         tracing::warn!("could not bring back a thing taken down: {e}");
         None
     })

@@ -129,6 +129,9 @@ pub struct TaskMeta {
 pub struct TakenDown {
     pub said: Vec<(String, String, String)>,
     pub blocks: Vec<(crate::world::Pos, crate::world::Block)>,
+    /// When it was first made (a memory tick): brought back, it keeps its place in history.
+    #[serde(default)]
+    pub since: u64,
 }
 
 impl TaskMeta {

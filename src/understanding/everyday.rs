@@ -72,8 +72,12 @@ pub fn core(normalized: &str) -> Option<String> {
                 words.truncate(words.len() - n);
             }
         }
-        if words.len() > 1 && lexicon().is(Class::Opening, words[0]) {
-            words.remove(0);
+        // Small openings and the polite frame of a request ("ok", "never mind", "can you").
+        let owned: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        if let Some(n) = [Class::Opening, Class::Request].into_iter().find_map(|c| lexicon().phrase_at(c, &owned, 0))
+            && words.len() > n
+        {
+            words.drain(..n);
         }
         if words.len() == len {
             break;

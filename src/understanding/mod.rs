@@ -357,6 +357,7 @@ impl Understanding {
         let asks = matches!(p.lf.dialogue_type, DialogueType::GetMemory | DialogueType::PutMemory)
             && p.confidence >= CORE_OVER_CHAT
             && (whole.lf.dialogue_type == DialogueType::Noop
+                || whole.lf.actions().iter().all(|a| a.action_type == ActionType::OtherAction) && !whole.lf.actions().is_empty()
                 || (whole.lf.dialogue_type == p.lf.dialogue_type && p.confidence > whole.confidence));
         if !asks && ((p.confidence <= whole.confidence && !over_chat) || p.lf.dialogue_type != DialogueType::HumanGiveCommand) {
             return whole;
