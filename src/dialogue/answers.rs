@@ -108,11 +108,22 @@ pub fn named_choice(words: &[String], choices: &[Choice], memory: &Memory) -> Op
 /// where the speaker stands.
 pub fn ranked_choice(words: &[String], choices: &[Choice], memory: &Memory, speaker_at: Option<Vec3>) -> Option<usize> {
     let lx = lexicon();
-    let (measure, most) = words.iter().find_map(|w| {
-        let meaning = lx.meaning(Group::Nearness, w).or_else(|| lx.meaning(Group::Superlative, w))?;
-        let (measure, polarity) = meaning.split_once(' ')?;
-        Some((measure.to_string(), polarity == "max"))
-    })?;
+    let (measure, most) = words
+        .iter()
+        .find_map(|w| {
+            let meaning = lx.meaning(Group::Nearness, w).or_else(|| lx.meaning(Group::Superlative, w))?;
+            let (measure, polarity) = meaning.split_once(' ')?;
+            Some((measure.to_string(), polarity == "max"))
+        })
+        .or_else(|| {
+            // "the big one", "the little one": among several, a size word picks the biggest or
+            // the smallest. lexicon: the size classes' own names in `[sizes]`, not chat words.
+            words.iter().find_map(|w| match lx.meaning(Group::Size, w)? {
+                "big" | "huge" => Some(("size".to_string(), true)),
+                "small" | "tiny" => Some(("size".to_string(), false)),
+                _ => None,
+            })
+        })?;
     let objects: Vec<_> = choices.iter().map(|c| memory.object(c.id).ok().flatten()).collect::<Option<_>>()?;
     let value = |o: &crate::memory::RefObject| -> Option<f64> {
         let [sx, sy, sz] = o.bbox.size();

@@ -152,7 +152,7 @@ impl DialogueManager {
                     self.learn(cx, &key, &chat, &lf);
                     return self.execute(cx, plans, &chat, &lf, false);
                 }
-                Next::Amend { key, chat, lf } => return self.amend(cx, &key, &chat, &lf, &text),
+                Next::Amend { key, chat, lf, said } => return self.amend(cx, &key, &chat, &lf, said.as_deref().unwrap_or(&text)),
                 Next::Retry { chat, lf, prefer } => return self.step_again(cx, &chat, &lf, prefer),
                 Next::Finish { object: _, plans: Some(plans) } => {
                     self.note(Outcome::ActedOn);

@@ -73,9 +73,9 @@ pub enum Next {
     Carry { chat: String, lf: LogicalForm, plans: Vec<Plan>, confirmed: bool },
     /// Carry out a guess the player said yes to, and remember under `key` what the line meant.
     Learn { key: String, chat: String, lf: LogicalForm, plans: Vec<Plan> },
-    /// The line amends the guessed command `lf` for `chat`: read it, act on it, and (if it was
-    /// done) remember it under `key`.
-    Amend { key: String, chat: String, lf: LogicalForm },
+    /// The line amends the guessed command `lf` for `chat`: read it (or `said`, the amendment
+    /// after a "no" in the same line), act on it, and (if it was done) remember it under `key`.
+    Amend { key: String, chat: String, lf: LogicalForm, said: Option<String> },
     /// Finish building `object` with these plans, or (`None`) leave it as it is.
     Finish { object: MemoryId, plans: Option<Vec<Plan>> },
     /// Run the command again, preferring the chosen memory.
@@ -114,6 +114,10 @@ impl Asked {
                 if lexicon().is(Class::Cancel, &words.join(" ")) {
                     return done(Next::Say("Okay, never mind.".into()));
                 }
+                // "nope, i meant build a gold tower": the no and the amendment in one line.
+                if let Some(said) = (!short).then(|| no_then(words)).flatten() {
+                    return done(Next::Amend { key, chat, lf, said: Some(said) });
+                }
                 match if short { yes_no(words) } else { None } {
                     Some(true) => done(Next::Learn { key, chat, lf, plans }),
                     Some(false) => Step {
@@ -144,7 +148,7 @@ impl Asked {
                     // A question is no correction: it is answered, and the bot still waits.
                     Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Amend { key, chat, lf } }) }
                 } else {
-                    done(Next::Amend { key, chat, lf })
+                    done(Next::Amend { key, chat, lf, said: None })
                 }
             }
             Waiting::Which { chat, lf, choices } => {
@@ -170,6 +174,20 @@ impl Asked {
             }
         }
     }
+}
+
+/// The amendment after a "no" that opens the line ("nope i meant a gold tower" → "a gold
+/// tower"); `None` when the line does not open with one, or "stop"/"cancel" follows it (those
+/// keep their own meaning).
+fn no_then(words: &[String]) -> Option<String> {
+    let lx = lexicon();
+    let mut at = lx.phrase_at(Class::No, words, 0)?;
+    while let Some(n) = [Class::CorrectionLead, Class::Filler, Class::Politeness].into_iter().find_map(|c| lx.phrase_at(c, words, at)) {
+        at += n;
+    }
+    let rest = words.get(at..).filter(|r| !r.is_empty())?;
+    let cancels = lx.phrase_at(Class::No, rest, 0).is_some() || lx.is(Class::Cancel, &rest.join(" "));
+    (!cancels).then(|| rest.join(" "))
 }
 
 /// Every open question, at most one a player.
@@ -302,6 +320,21 @@ mod tests {
         }
         let s = step(guess(), "stop", &mut Fake::default());
         assert!(matches!(s.next, Next::New { note: None }) && s.still.is_none(), "{s:?}");
+    }
+
+    /// "nope, i meant build a gold tower": the no and what was meant in one line amend the guess
+    /// at once, and are learned like an amendment after "What should I change?".
+    #[test]
+    fn a_no_with_what_was_meant_amends_in_one_line() {
+        for (line, said) in [("nope i meant build a gold tower", "build a gold tower"), ("nah i wanted a tower made of gold", "a tower made of gold")] {
+            let s = step(guess(), line, &mut Fake::default());
+            assert!(matches!(s.next, Next::Amend { said: Some(ref w), .. } if w == said) && s.still.is_none(), "{line}: {s:?}");
+        }
+        // "no stop" still stops, and "nah forget it" drops the guess.
+        for line in ["no stop that now please", "nah forget it"] {
+            let s = step(guess(), line, &mut Fake { reads_as: Some(DialogueType::HumanGiveCommand), ..Fake::default() });
+            assert!(!matches!(s.next, Next::Amend { .. }), "{line}: {s:?}");
+        }
     }
 
     #[test]

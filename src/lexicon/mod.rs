@@ -128,6 +128,8 @@ sections! {
         No = "no",
         Cancel = "cancel",
         AnswerFiller = "answer_fillers",
+        /// Words between a "no" and what the player meant instead ("i meant").
+        CorrectionLead = "correction_leads",
         Praise = "praise",
         PraiseCompany = "praise_company",
         HowTo = "how_to",

@@ -19,7 +19,8 @@ use super::context::Ledger;
 use super::record::{TaskEvent, TaskEventKind, TaskId, TaskKind, TaskMeta, TaskRecord, TaskState};
 use super::undo::Undo;
 use super::{ChildOutcome, Limits, Step, Task, TaskContext, TaskError};
-use crate::world::World;
+use crate::world::{Pos, World};
+use rustc_hash::FxHashSet;
 
 /// Finished commands kept for "undo" and "what did you do?" (the oldest are dropped first).
 pub const MAX_HISTORY: usize = 1000;
@@ -57,6 +58,9 @@ pub struct TaskStack {
     events: Vec<TaskEvent>,
     next_id: u64,
     now: u64,
+    /// Scaffold a finished command left standing (the pillar it climbed onto a roof by): the
+    /// next command takes it over, so it may break it to come down, and tidies it away.
+    left_scaffold: FxHashSet<Pos>,
 }
 
 fn event(events: &mut Vec<TaskEvent>, record: &TaskRecord, tick: u64, e: TaskEventKind) {
@@ -106,7 +110,8 @@ impl TaskStack {
         };
         tracing::info!(%id, task = %record.description, "task pushed");
         event(&mut self.events, &record, self.now, TaskEventKind::Started);
-        self.entries.push(Entry { record, frames: vec![Frame { task, checked: false }], ledger: Ledger::default(), watch: Watch { seen: None, since: self.now, last: self.now } });
+        let ledger = Ledger { scaffold: std::mem::take(&mut self.left_scaffold), ..Ledger::default() };
+        self.entries.push(Entry { record, frames: vec![Frame { task, checked: false }], ledger, watch: Watch { seen: None, since: self.now, last: self.now } });
         id
     }
 
@@ -193,6 +198,8 @@ impl TaskStack {
             finished = stalled(watch, frames, *now, limits.max_idle_ticks);
         }
         if let Some((ok, msg)) = finished {
+            let standing: Vec<Pos> = ledger.scaffold.iter().filter(|p| world.block_at(**p) == limits.scaffold).copied().collect();
+            self.left_scaffold.extend(standing);
             self.finish_top(if ok { TaskState::Done } else { TaskState::Failed }, msg);
         }
     }
