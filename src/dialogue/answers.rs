@@ -117,7 +117,8 @@ pub fn ranked_choice(words: &[String], choices: &[Choice], memory: &Memory, spea
         })
         .or_else(|| {
             // "the big one", "the little one": among several, a size word picks the biggest or
-            // the smallest. lexicon: the size classes' own names in `[sizes]`, not chat words.
+            // the smallest.
+            // lexicon: the size classes' own names in `[sizes]`, not chat words.
             words.iter().find_map(|w| match lx.meaning(Group::Size, w)? {
                 "big" | "huge" => Some(("size".to_string(), true)),
                 "small" | "tiny" => Some(("size".to_string(), false)),
