@@ -229,7 +229,26 @@ fn copies_label(copies: usize, label: &str) -> String {
     format!("{copies} {plural}")
 }
 
+/// "make that tower taller": a change to a thing already there, which builds cannot do; said
+/// plainly instead of building a second tower beside it.
+fn changes_a_thing(turn: &Turn, s: &crate::logical_form::Schematic) -> Option<Problem> {
+    use crate::lexicon::{Class, Group, lexicon};
+    let lx = lexicon();
+    let said = s.text_span.map(|sp| turn.words(sp)).unwrap_or_default();
+    let pointed = said.first().is_some_and(|w| lx.is(Class::Pointing, w));
+    let comparative = turn.form_words().iter().find(|w| lx.meaning(Group::Superlative, w).is_some() && !said.contains(w))?;
+    pointed.then(|| {
+        Problem::say(format!(
+            "I can't change something already built yet, so I can't make {} {comparative}. I can build a new one beside it, or take it down and build it again.",
+            said.join(" ")
+        ))
+    })
+}
+
 pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &schematics::Limits) -> Result<Plan> {
+    if let Some(problem) = a.schematic.as_ref().and_then(|s| changes_a_thing(turn, s)) {
+        return Err(problem);
+    }
     let (sch, label, copies) = if let Some(s) = &a.schematic {
         let req = match shape_request(s, turn.form_words()) {
             // "… and then a blue one beside it": the shape of what the step before made.
