@@ -119,6 +119,27 @@ pub fn is_asked_me(normalized: &str) -> bool {
     lexicon().phrase_at(Class::AskedMe, &words, 0).is_some() && words.len() <= 10
 }
 
+/// "two blue spheres pls", "a big red cube": a line that only names things to build (counts,
+/// sizes, colours, materials, then a shape) is a request to build them, as "build …". `None`
+/// unless the core of the line is exactly that.
+pub fn only_things(normalized: &str) -> Option<String> {
+    let text = core(normalized).unwrap_or_else(|| normalized.to_string());
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (last, before) = words.split_last()?;
+    let lx = lexicon();
+    let describes = |w: &&str| {
+        lx.is(Class::Indefinite, w)
+            || lx.colour(w).is_some()
+            || lx.material(w).is_some()
+            || lx.meaning(crate::lexicon::Group::Size, w).is_some()
+            || lx.value(crate::lexicon::Values::Number, w).is_some()
+            || w.parse::<u32>().is_ok()
+    };
+    // "the tower" points at one that is there; a lone "tower" may answer something else.
+    let new_things = !before.is_empty() && before.iter().all(describes);
+    (new_things && crate::schematics::is_known_shape(last) && !lx.is(Class::GenericThing, last)).then(|| format!("build {text}"))
+}
+
 /// "how do I make a furnace", "what's the recipe for a bed": a question about how to do
 /// something, not a command.
 pub fn is_how_to(normalized: &str) -> bool {

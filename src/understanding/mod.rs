@@ -281,6 +281,10 @@ impl Understanding {
         if let Some(r) = self.read_pointing(text) {
             return Some(r);
         }
+        // "two blue spheres pls": only things to build, read as "build …".
+        if let Some(build) = everyday::only_things(text) {
+            return self.read_prepared(&build);
+        }
         let parsed = self.parse_core(text, parser.parse(text));
         let choices = parsed.choices;
         let mut best = reading(text, parsed.lf, parsed.confidence, Source::Parser);
