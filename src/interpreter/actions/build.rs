@@ -234,13 +234,17 @@ fn copies_label(copies: usize, label: &str) -> String {
 fn changes_a_thing(turn: &Turn, s: &crate::logical_form::Schematic) -> Option<Problem> {
     use crate::lexicon::{Class, Group, lexicon};
     let lx = lexicon();
-    let said = s.text_span.map(|sp| turn.words(sp)).unwrap_or_default();
-    let pointed = said.first().is_some_and(|w| lx.is(Class::Pointing, w));
+    let span = s.text_span?;
+    let said = turn.words(span);
+    // "that tower", "the watchtower": one that is there, not "a" new one.
+    let before = span.start.checked_sub(1).and_then(|i| turn.form_words().get(i));
+    let definite = |w: &String| lx.is(Class::Pointing, w) || (lx.is(Class::Determiner, w) && !lx.is(Class::Indefinite, w));
+    let pointed = said.first().is_some_and(definite) || before.is_some_and(definite);
     let comparative = turn.form_words().iter().find(|w| lx.meaning(Group::Superlative, w).is_some() && !said.contains(w))?;
+    let the = if said.first().is_some_and(definite) { said.join(" ") } else { format!("the {}", said.join(" ")) };
     pointed.then(|| {
         Problem::say(format!(
-            "I can't change something already built yet, so I can't make {} {comparative}. I can build a new one beside it, or take it down and build it again.",
-            said.join(" ")
+            "I can't change something already built yet, so I can't make {the} {comparative}. I can build a new one beside it, or take it down and build it again."
         ))
     })
 }
