@@ -65,6 +65,11 @@ pub enum Source {
     AskedMe,
 }
 
+/// A reading of `text`, with no typo fixed yet.
+fn reading(text: &str, lf: LogicalForm, confidence: f32, source: Source) -> Reading {
+    Reading { text: text.to_string(), lf, confidence, source, fixes: Vec::new() }
+}
+
 /// The speller that only writes out chat shorthand, for the line read with no typo fixed.
 static SHORTHAND: std::sync::OnceLock<Speller> = std::sync::OnceLock::new();
 
@@ -225,15 +230,10 @@ impl Understanding {
         }
     }
 
-    /// Steps 2–4 for a prepared line; `None` when the line is not known and there is no parser.
-    pub fn read_prepared(&self, text: &str) -> Option<Reading> {
-        let reading = |text: &str, lf: LogicalForm, confidence: f32, source: Source| Reading {
-            text: text.to_string(),
-            lf,
-            confidence,
-            source,
-            fixes: Vec::new(),
-        };
+    /// Step 2: a line read without the parser — a known line of the data file (or its core
+    /// without the small words around it), praise, the rules' closed patterns, and questions
+    /// about the bot's own doings.
+    fn read_known(&self, text: &str) -> Option<Reading> {
         if let Some(lf) = self.exact.lookup(text) {
             return Some(self.measured(reading(text, lf.clone(), 1.0, Source::Known)).0);
         }
@@ -247,7 +247,7 @@ impl Understanding {
         {
             return Some(reading("good job", lf.clone(), 1.0, Source::Known));
         }
-        // The rules read one step; a line of several is read step by step below.
+        // The rules read one step; a line of several is read step by step (`read_prepared`).
         let one_step = sequence::steps(&tokenize(text)).len() == 1;
         // The rules read the line, or else its core without the small words around it ("and
         // where is alice" is "where is alice"); a reading of the core is the core's words.
@@ -276,6 +276,14 @@ impl Understanding {
         }
         if everyday::is_how_to(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::HowTo));
+        }
+        None
+    }
+
+    /// Steps 2–4 for a prepared line; `None` when the line is not known and there is no parser.
+    pub fn read_prepared(&self, text: &str) -> Option<Reading> {
+        if let Some(r) = self.read_known(text) {
+            return Some(r);
         }
         let parser = self.parser.as_ref()?;
         if let Some(r) = self.read_pointing(text) {
