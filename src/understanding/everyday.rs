@@ -73,8 +73,7 @@ pub fn core(normalized: &str) -> Option<String> {
             }
         }
         // Small openings and the polite frame of a request ("ok", "never mind", "can you").
-        let owned: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-        if let Some(n) = [Class::Opening, Class::Request].into_iter().find_map(|c| lexicon().phrase_at(c, &owned, 0))
+        if let Some(n) = [Class::Opening, Class::Request].into_iter().find_map(|c| lexicon().phrase_at(c, &words, 0))
             && words.len() > n
         {
             words.drain(..n);
