@@ -22,23 +22,54 @@ const LISTED: usize = 5;
 
 impl DialogueManager {
     /// "What should I change?" was answered with `line`: the whole command again, or the part to
-    /// change ("20 long and 5 high"), read together with the guessed line `chat`. The amended
-    /// command runs; when it was done it is remembered under `key`. When it cannot be read or
-    /// done, nothing is learned and the question stays open.
-    pub(super) fn amend(&mut self, cx: &mut Context, key: &str, chat: &str, guessed: &LogicalForm, line: &str) -> Vec<String> {
-        let (prepared, _) = self.understanding.prepare(line);
+    /// change ("20 long and 5 high", "a blue one"), read together with the guessed line `chat`.
+    /// The amended command runs; when it was done it is remembered under `key`. When it cannot
+    /// be read or done, or is the very guess the player said no to, nothing is learned and the
+    /// question stays open (`again`). Asked again, a whole new command about another thing
+    /// ("build a small red cube" after a guessed tower) is the player moving on: it runs, and
+    /// nothing is learned.
+    pub(super) fn amend(&mut self, cx: &mut Context, key: &str, chat: &str, guessed: &LogicalForm, line: &str, again: bool) -> Vec<String> {
+        let (said, _) = self.understanding.prepare(line);
+        // "i wanted a tower made of gold": the words that lead a correction go.
+        let prepared = super::waiting::without_leads(&said);
+        let led = prepared != said;
+        // "a blue one": the thing is the one guessed ("a blue tower").
+        let prepared = with_the_guessed_thing(&prepared, guessed, chat);
         let command = |r: &Understood| r.lf.dialogue_type == DialogueType::HumanGiveCommand && r.confidence >= self.guess_confidence;
-        let amended = self
-            .understanding
-            .read_prepared(&prepared)
-            .filter(|r| command(r) && r.lf.actions().first().map(|a| a.action_type) == guessed.actions().first().map(|a| a.action_type))
-            .or_else(|| self.understanding.read_prepared(&format!("{chat} {prepared}")).filter(command));
-        let again = |dm: &mut DialogueManager, cx: &Context| {
-            let waiting = Waiting::Amend { key: key.to_string(), chat: chat.to_string(), lf: guessed.clone() };
+        let action = guessed.actions().first().map(|a| a.action_type);
+        let same_action = |r: &Understood| command(r) && r.lf.actions().first().map(|a| a.action_type) == action;
+        let alone = self.understanding.read_prepared(&prepared);
+        // A command of its own opens with its verb ("build a small red cube"); "tower please"
+        // is the thing to build instead.
+        let first = prepared.split_whitespace().next().unwrap_or("");
+        let own_verb = lexicon().verb(first).is_some() || lexicon().is(Class::CommandStart, first);
+        if again && !led && own_verb && let Some(r) = alone.as_ref().filter(|r| command(r) && thing(&r.lf, &r.text) != thing(guessed, chat)) {
+            return self.command(cx, &r.text.clone(), &r.lf.clone(), None);
+        }
+        // The amendment alone, then as what the guess did ("a tower made of gold" as "build a
+        // tower made of gold"), then read together with the guessed line ("20 long").
+        let verb = action.and_then(|a| lexicon().words_for(crate::lexicon::Group::Verb, &a.as_str().to_lowercase()).first().cloned());
+        let amended = alone
+            .filter(same_action)
+            .or_else(|| verb.and_then(|v| self.understanding.read_prepared(&format!("{v} {prepared}"))).filter(same_action))
+            // Read with the guessed line, the amendment's words must count: else it is the
+            // guess the player just said no to.
+            .or_else(|| {
+                let chat_words = crate::logical_form::tokenize(chat).len();
+                let uses_amendment = |r: &Understood| {
+                    let covered = crate::logical_form::covered(&r.lf, crate::logical_form::Spans::Pointed);
+                    covered.iter().any(|k| *k >= chat_words)
+                };
+                self.understanding.read_prepared(&format!("{chat} {prepared}")).filter(|r| command(r) && uses_amendment(r))
+            })
+            // The same form over the guessed line's words is the guess itself.
+            .filter(|r| !(r.text.starts_with(chat) && r.lf.to_json_value() == guessed.to_json_value()));
+        let ask_again = |dm: &mut DialogueManager, cx: &Context| {
+            let waiting = Waiting::Amend { key: key.to_string(), chat: chat.to_string(), lf: guessed.clone(), again: true };
             dm.questions.ask(cx.speaker, cx.now(), waiting);
         };
         let Some(r) = amended else {
-            again(self, cx);
+            ask_again(self, cx);
             return vec!["Sorry, I still don't get it. Could you say the whole command again?".into()];
         };
         let mut replies = self.command(cx, &r.text, &r.lf, None);
@@ -46,7 +77,7 @@ impl DialogueManager {
         if !done {
             // Never learn what failed: the next try may be the right one.
             if self.last.as_ref().is_some_and(|l| l.outcome == Outcome::NotDone) {
-                again(self, cx);
+                ask_again(self, cx);
                 replies.push("So I won't remember that for next time. What should I do instead?".into());
             }
             return replies;
@@ -98,6 +129,37 @@ impl DialogueManager {
             n if n <= LISTED => format!("I learned that {}.", said.join("; ")),
             n => format!("I learned {n} things; the latest: {}.", said.join("; ")),
         })
+    }
+}
+
+/// The words that name what the first action of `lf` is about (its schematic's or object's
+/// name), in `text`: "tower" for "build a red tower".
+fn thing(lf: &LogicalForm, text: &str) -> Vec<String> {
+    let words = crate::logical_form::tokenize(text);
+    let Some(a) = lf.actions().first() else { return Vec::new() };
+    let filters = a.schematic.as_ref().and_then(|s| s.filters.as_ref()).or_else(|| a.reference_object.as_ref().and_then(|r| r.as_object()).and_then(|r| r.filters.as_ref()));
+    filters
+        .into_iter()
+        .flat_map(|f| f.triples())
+        .filter(|t| t.pred_text == crate::logical_form::Predicate::HasName)
+        .filter_map(|t| t.obj_span())
+        .flat_map(|s| s.words(&words).to_vec())
+        .collect()
+}
+
+/// "a blue one" amending a guessed tower: "a blue tower". The amendment as it is when it names
+/// a shape of its own, or no generic word stands in for one.
+fn with_the_guessed_thing(prepared: &str, guessed: &LogicalForm, chat: &str) -> String {
+    let lx = lexicon();
+    let words: Vec<&str> = prepared.split_whitespace().collect();
+    let named = thing(guessed, chat);
+    if named.is_empty() || words.iter().any(|w| crate::schematics::is_known_shape(w) && !lx.is(Class::GenericThing, w)) {
+        return prepared.to_string();
+    }
+    // lexicon: "one" is the generic noun a player puts for the thing ("a blue one"), of `[generic_things]`.
+    match words.iter().rposition(|w| *w == "one" || *w == "ones") {
+        Some(k) => words[..k].iter().copied().chain(named.iter().map(String::as_str)).chain(words[k + 1..].iter().copied()).collect::<Vec<_>>().join(" "),
+        None => prepared.to_string(),
     }
 }
 

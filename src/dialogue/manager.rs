@@ -152,7 +152,7 @@ impl DialogueManager {
                     self.learn(cx, &key, &chat, &lf);
                     return self.execute(cx, plans, &chat, &lf, false);
                 }
-                Next::Amend { key, chat, lf, said } => return self.amend(cx, &key, &chat, &lf, said.as_deref().unwrap_or(&text)),
+                Next::Amend { key, chat, lf, said, again } => return self.amend(cx, &key, &chat, &lf, said.as_deref().unwrap_or(&text), again),
                 Next::Retry { chat, lf, prefer } => return self.step_again(cx, &chat, &lf, prefer),
                 Next::Finish { object: _, plans: Some(plans) } => {
                     self.note(Outcome::ActedOn);
@@ -349,7 +349,13 @@ impl DialogueManager {
             DialogueType::PutMemory => {
                 self.note(Outcome::Remembered);
                 let last = cx.tasks.history().last().map(|r| r.description.clone());
-                vec![naming::update(&mut cx.turn(text), lf, last.as_deref())]
+                match naming::update(&mut cx.turn(text), lf, last.as_deref()) {
+                    naming::Updated::Said(said) => vec![said],
+                    naming::Updated::Which { question, choices } => {
+                        self.questions.ask(cx.speaker, cx.now(), Waiting::Which { chat: text.to_string(), lf: lf.clone(), choices });
+                        vec![question]
+                    }
+                }
             }
             DialogueType::GetCapabilities | DialogueType::BotCapabilities => {
                 self.note(Outcome::Answered);

@@ -207,8 +207,17 @@ impl DialogueManager {
             // "… and call it bob": a naming step names what the step before made.
             if step.lf.dialogue_type == DialogueType::PutMemory {
                 let last = cx.tasks.history().last().map(|r| r.description.clone());
-                replies.push(naming::update(&mut turn, &step.lf, last.as_deref()));
                 self.note(Outcome::Remembered);
+                match naming::update(&mut turn, &step.lf, last.as_deref()) {
+                    naming::Updated::Said(said) => replies.push(said),
+                    naming::Updated::Which { question, choices } => {
+                        // The rest of the line waits for the answer, as for a command's question.
+                        self.hold(cx.speaker, chat, rest, antecedent);
+                        self.questions.ask(cx.speaker, cx.now(), Waiting::Which { chat: step_text, lf: step.lf.clone(), choices });
+                        replies.push(question);
+                        return replies;
+                    }
+                }
             } else if step.lf.dialogue_type == DialogueType::GetMemory {
                 // "… then tell me where it is": answered when the step before is done.
                 replies.push(questions::answer(&mut turn, &step.lf, cx.tasks));

@@ -42,8 +42,9 @@ pub enum Waiting {
     /// line is taken as a new one. `key` is the line as lessons are kept and looked up (the
     /// prepared line); `chat` the words the form's spans index.
     Guess { key: String, chat: String, lf: LogicalForm, plans: Vec<Plan> },
-    /// "What should I change?" after a "no" to a guess — the next line amends it.
-    Amend { key: String, chat: String, lf: LogicalForm },
+    /// "What should I change?" after a "no" to a guess — the next line amends it. `again`: asked
+    /// once more after an amendment that could not be read or done.
+    Amend { key: String, chat: String, lf: LogicalForm, again: bool },
     /// "I was building the wall when we stopped — shall I finish it?" after a restart: yes builds
     /// what is left of `object`, no leaves it as it is.
     Finish { object: MemoryId, plans: Vec<Plan> },
@@ -75,7 +76,7 @@ pub enum Next {
     Learn { key: String, chat: String, lf: LogicalForm, plans: Vec<Plan> },
     /// The line amends the guessed command `lf` for `chat`: read it (or `said`, the amendment
     /// after a "no" in the same line), act on it, and (if it was done) remember it under `key`.
-    Amend { key: String, chat: String, lf: LogicalForm, said: Option<String> },
+    Amend { key: String, chat: String, lf: LogicalForm, said: Option<String>, again: bool },
     /// Finish building `object` with these plans, or (`None`) leave it as it is.
     Finish { object: MemoryId, plans: Option<Vec<Plan>> },
     /// Run the command again, preferring the chosen memory.
@@ -111,18 +112,18 @@ impl Asked {
             // it must still halt whatever is running.
             Waiting::Guess { key, chat, lf, plans } => {
                 let short = (words.len() <= 3 || only_an_answer(words)) && words.first().is_some_and(|w| w != "stop");
-                if lexicon().is(Class::Cancel, &words.join(" ")) {
+                if lexicon().is(Class::Cancel, &words.join(" ")) || no_then_cancel(words) {
                     return done(Next::Say("Okay, never mind.".into()));
                 }
                 // "nope, i meant build a gold tower": the no and the amendment in one line.
                 if let Some(said) = (!short).then(|| no_then(words)).flatten() {
-                    return done(Next::Amend { key, chat, lf, said: Some(said) });
+                    return done(Next::Amend { key, chat, lf, said: Some(said), again: false });
                 }
                 match if short { yes_no(words) } else { None } {
                     Some(true) => done(Next::Learn { key, chat, lf, plans }),
                     Some(false) => Step {
                         next: Next::Say("Sorry, I got that wrong. What should I change?".into()),
-                        still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Amend { key, chat, lf } }),
+                        still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Amend { key, chat, lf, again: false } }),
                     },
                     // "stop" halts what runs and drops the guess, and so does a new command (the
                     // player moved on); any other line is taken on its own, and the guess stays
@@ -138,7 +139,7 @@ impl Asked {
                 // The plan stays in memory: the question comes back after the next restart.
                 None => done(Next::New { note: Some("I'll leave it for now.") }),
             },
-            Waiting::Amend { key, chat, lf } => {
+            Waiting::Amend { key, chat, lf, again } => {
                 let dropped = lexicon().is(Class::Cancel, &words.join(" ")) || (words.len() <= 2 && yes_no(words) == Some(false));
                 if dropped {
                     done(Next::Say("Okay, never mind.".into()))
@@ -146,9 +147,9 @@ impl Asked {
                     done(Next::New { note: None })
                 } else if matches!(line.dialogue_type(), Some(DialogueType::GetMemory | DialogueType::GetCapabilities | DialogueType::BotCapabilities)) {
                     // A question is no correction: it is answered, and the bot still waits.
-                    Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Amend { key, chat, lf } }) }
+                    Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Amend { key, chat, lf, again } }) }
                 } else {
-                    done(Next::Amend { key, chat, lf, said: None })
+                    done(Next::Amend { key, chat, lf, said: None, again })
                 }
             }
             Waiting::Which { chat, lf, choices } => {
@@ -188,6 +189,24 @@ fn no_then(words: &[String]) -> Option<String> {
     let rest = words.get(at..).filter(|r| !r.is_empty())?;
     let cancels = lx.phrase_at(Class::No, rest, 0).is_some() || lx.is(Class::Cancel, &rest.join(" "));
     (!cancels).then(|| rest.join(" "))
+}
+
+/// "nah nvm", "no forget it": a no, then words that drop the question.
+fn no_then_cancel(words: &[String]) -> bool {
+    let lx = lexicon();
+    lx.phrase_at(Class::No, words, 0).is_some_and(|n| n < words.len() && lx.is(Class::Cancel, &words[n..].join(" ")))
+}
+
+/// An amendment without the words that lead it ("i wanted a tower of gold" → "a tower of
+/// gold"); the line as it is when nothing would be left.
+pub(super) fn without_leads(prepared: &str) -> String {
+    let lx = lexicon();
+    let words: Vec<&str> = prepared.split_whitespace().collect();
+    let mut at = 0;
+    while let Some(n) = [Class::CorrectionLead, Class::Filler, Class::Politeness].into_iter().find_map(|c| lx.phrase_at(c, &words, at)) {
+        at += n;
+    }
+    if at >= words.len() { prepared.to_string() } else { words[at..].join(" ") }
 }
 
 /// Every open question, at most one a player.
@@ -308,7 +327,7 @@ mod tests {
         assert!(matches!(amend.waiting, Waiting::Amend { .. }));
         let s = amend.answer(&tokenize("20 long and 5 high"), &mut Fake::default(), 60);
         assert!(matches!(s.next, Next::Amend { ref chat, .. } if chat == "cube") && s.still.is_none(), "{s:?}");
-        let never = asked(Waiting::Amend { key: "cube".into(), chat: "cube".into(), lf: lf() });
+        let never = asked(Waiting::Amend { key: "cube".into(), chat: "cube".into(), lf: lf(), again: false });
         assert!(matches!(step(never, "never mind", &mut Fake::default()).next, Next::Say(ref l) if l == "Okay, never mind."));
         // A longer line is new even if it starts like an answer: a question back keeps the guess
         // open, a new command drops it; "stop" keeps its meaning and drops the guess.
@@ -377,7 +396,7 @@ mod tests {
         assert!(!q.is_waiting() && q.take("alice").is_none());
         q.ask("alice", 0, Waiting::Guess { key: "cube".into(), chat: "cube".into(), lf: lf(), plans: Vec::new() });
         // A second question to the same player replaces the first.
-        q.ask("alice", 5, Waiting::Amend { key: "cube".into(), chat: "cube".into(), lf: lf() });
+        q.ask("alice", 5, Waiting::Amend { key: "cube".into(), chat: "cube".into(), lf: lf(), again: false });
         assert_eq!(q.take("alice").map(|a| a.asked_tick), Some(5));
         assert!(!q.is_waiting(), "taken out to be answered");
     }

@@ -9,7 +9,33 @@ use super::reference::{self, Want};
 use crate::logical_form::{LogicalForm, MemoryType, Predicate, ReferenceObject, RewardValue};
 use crate::memory::{NewTriple, Source};
 
-pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> String {
+/// What a memory update said, or the "which one?" it must ask first (with the choices, so the
+/// answer can pick one and the update run again preferring it).
+pub enum Updated {
+    Said(String),
+    Which { question: String, choices: Vec<super::problem::Choice> },
+}
+
+impl Updated {
+    /// What the bot says: the line, or the question.
+    pub fn text(self) -> String {
+        match self {
+            Updated::Said(s) | Updated::Which { question: s, .. } => s,
+        }
+    }
+}
+
+/// [`named`], keeping a "which one?" open as a question rather than a plain line.
+pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Updated {
+    let mut which = None;
+    let said = named(turn, lf, last_task, &mut which);
+    match which {
+        Some(choices) => Updated::Which { question: said, choices },
+        None => Updated::Said(said),
+    }
+}
+
+fn named(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>, which: &mut Option<Vec<super::problem::Choice>>) -> String {
     let Some(upsert) = &lf.upsert else {
         return "What should I remember about it? Say something like \"call this the castle\".".into();
     };
@@ -35,7 +61,10 @@ pub fn update(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>) -> Str
     let found = match found {
         Ok(f) => f,
         Err(super::problem::Problem::Say(s)) => return s,
-        Err(super::problem::Problem::Which { question, .. }) => return question,
+        Err(super::problem::Problem::Which { question, choices }) => {
+            *which = Some(choices);
+            return question;
+        }
     };
     let Some(id) = found else {
         return "I can only remember names for things I can see, like something built or a player.".into();
@@ -172,7 +201,7 @@ mod tests {
     fn tell(f: &mut Fixture, text: &str, json: &str) -> String {
         let lf = validate_json(text, json).expect("a valid form");
         let mut turn = Turn::new("alice", crate::understanding::step::form(text), &f.world, &mut f.memory);
-        update(&mut turn, &lf, None)
+        update(&mut turn, &lf, None).text()
     }
 
     #[test]
@@ -226,9 +255,9 @@ mod tests {
         let reward = r#"{"dialogue_type": "PUT_MEMORY", "filters": {}, "upsert": {"memory_data": {"memory_type": "REWARD", "reward_value": "POSITIVE"}}}"#;
         let lf = validate_json("thank you", reward).unwrap();
         let mut turn = Turn::new("alice", crate::understanding::step::form("thank you"), &f.world, &mut f.memory);
-        assert_eq!(update(&mut turn, &lf, Some("building a tower")), "You're welcome! Glad you liked building a tower.");
+        assert_eq!(update(&mut turn, &lf, Some("building a tower")).text(), "You're welcome! Glad you liked building a tower.");
         let lf = validate_json("good job", reward).unwrap();
         let mut turn = Turn::new("alice", crate::understanding::step::form("good job"), &f.world, &mut f.memory);
-        assert_eq!(update(&mut turn, &lf, Some("building a tower")), "Thanks! Glad you liked building a tower.");
+        assert_eq!(update(&mut turn, &lf, Some("building a tower")).text(), "Thanks! Glad you liked building a tower.");
     }
 }

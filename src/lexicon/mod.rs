@@ -111,6 +111,10 @@ sections! {
         CallVerb = "call_verbs",
         RememberVerb = "remember_verbs",
         NameBreaker = "name_breakers",
+        /// What a player thinks of a thing ("ugly", "cool"), never a name for it.
+        Judgement = "judgements",
+        /// Words between a thing and the name given to it ("the red cube's name is fred").
+        NameIs = "name_is",
         GiveOpening = "give_openings",
         /// Openings of a request to hand an item to another player ("give bob …").
         GiveToOpening = "give_to_openings",

@@ -134,7 +134,11 @@ fn number_words<S: AsRef<str>>(lx: &Lexicon, words: &[S], i: usize) -> Option<(i
 pub(super) fn read<S: AsRef<str>>(lx: &Lexicon, words: &[S], i: usize) -> Option<(i64, usize)> {
     let t = words.get(i)?.as_ref();
     if let Some(v) = digits(t) {
-        return Some((v, 1));
+        // "2 stacks", "3 dozen": a counting word multiplies the digits before it.
+        return Some(match words.get(i + 1).and_then(|w| word(lx, &w.as_ref().to_lowercase())) {
+            Some(Word::Multiple(m)) => (v.saturating_mul(m).min(CAP), 2),
+            _ => (v, 1),
+        });
     }
     let t = t.to_lowercase();
     if lx.is(Class::Negative, &t) {

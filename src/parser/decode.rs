@@ -45,6 +45,8 @@ pub enum About {
     Measure,
     /// A location: its keys, its directions, its reference to the speaker or agent.
     Location,
+    /// A ranking: the selector, its measure and which end wins.
+    Ranking,
     /// Anything else: the action, the thing, a span's words.
     Other,
 }
@@ -62,6 +64,12 @@ const LOCATION_TOKENS: &[&str] = &[
     "v:INSIDE", "v:BETWEEN", "v:OUTSIDE", "v:AROUND", "v:yes",
 ];
 
+/// Tokens whose choice is about a ranking (see [`About::Ranking`]).
+const RANKING_TOKENS: &[&str] = &[
+    "k:selector", "k:return_quantity", "k:argval", "k:polarity", "k:quantity", "k:attribute", "v:MIN", "v:MAX", "v:HEIGHT", "v:LOCATION",
+    "v:SIZE", "v:WIDTH",
+];
+
 impl Choice {
     /// What the choice decided.
     pub fn about(&self) -> About {
@@ -69,6 +77,8 @@ impl Choice {
             About::Measure
         } else if LOCATION_TOKENS.contains(&self.token.as_str()) {
             About::Location
+        } else if RANKING_TOKENS.contains(&self.token.as_str()) {
+            About::Ranking
         } else {
             About::Other
         }

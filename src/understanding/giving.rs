@@ -10,22 +10,18 @@ use crate::logical_form::{
     Action, ActionType, Endpoint, Filters, FixedReference, LogicalForm, Predicate, ReferenceObject, ReferenceObjectArg, Span, SpecialReference,
     SpecialReferenceObject, Triple, WhereClause, WhereItem,
 };
-use crate::world::Block;
-use crate::world::rules::kinds::{ITEM_KINDS, MOB_KINDS};
+use crate::world::rules::kinds::MOB_KINDS;
 
 /// Words between the opening and the item: counts and measures of quantity (`[quantity_words]`),
 /// or digits.
 fn is_quantity(w: &str) -> bool {
-    lexicon().is(Class::QuantityWord, w) || w.parse::<u32>().is_ok()
+    let lx = lexicon();
+    lx.is(Class::QuantityWord, w) || lx.number(&[w], 0).is_some() || lx.value(crate::lexicon::Values::Multiple, w).is_some()
 }
 
 /// Is `words` an item or block a player can be given ("torches", "magenta stained glass")?
 fn is_item(words: &[String]) -> bool {
-    let joined = words.join("_");
-    let singular = [Some(joined.as_str()), joined.strip_suffix("es"), joined.strip_suffix('s')];
-    singular.into_iter().flatten().any(|c| {
-        ITEM_KINDS.contains(&c) || ITEM_KINDS.iter().any(|i| i.ends_with(&format!("_{c}"))) || Block::from_name(c).is_some_and(|b| !b.is_air())
-    })
+    crate::world::rules::item_id(words).is_some()
 }
 
 /// Where the request's own words end: before "please", a reason ("i 'm hungry", "because …") or
@@ -66,6 +62,45 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
     }
     let spawn = Action { reference_object: Some(named(Span::word(start), Span::new(1, start))), ..Action::new(ActionType::Spawn) };
     super::checked(text, LogicalForm::command(vec![spawn]))
+}
+
+/// "make 3 slimes near me", "pop a snow golem": a build (or an action the parser could not
+/// name) of a mob is a spawn of it. Returns whether the action changed.
+pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
+    let names = |f: &Filters| -> Vec<String> {
+        f.triples()
+            .iter()
+            .filter(|t| t.pred_text == Predicate::HasName)
+            .filter_map(|t| t.obj_span())
+            .flat_map(|s| s.words(tokens).to_vec())
+            .collect()
+    };
+    match action.action_type {
+        ActionType::Build => {
+            let Some(schematic) = action.schematic.as_ref() else { return false };
+            let Some(filters) = schematic.filters.clone().filter(|f| crate::world::rules::mob_kind(&names(f)).is_some()) else {
+                return false;
+            };
+            // "make 3 slimes": the number before the mob is how many, in the mob's words.
+            let name = filters.triples().iter().find(|t| t.pred_text == Predicate::HasName).and_then(|t| t.obj_span());
+            let text_span = match (name, schematic.text_span) {
+                (Some(n), _) if n.start > 0 && is_quantity(&tokens[n.start - 1]) => Some(Span::new(n.start - 1, n.end)),
+                (_, said) => said,
+            };
+            let mob = ReferenceObject { filters: Some(filters), text_span, ..ReferenceObject::default() };
+            action.reference_object = Some(ReferenceObjectArg::Object(Box::new(mob)));
+            action.schematic = None;
+        }
+        ActionType::OtherAction => {
+            let Some(ReferenceObjectArg::Object(r)) = action.reference_object.as_ref() else { return false };
+            if r.filters.as_ref().is_none_or(|f| crate::world::rules::mob_kind(&names(f)).is_none()) {
+                return false;
+            }
+        }
+        _ => return false,
+    }
+    action.action_type = ActionType::Spawn;
+    true
 }
 
 /// The form for a line that only asks for an item, if it is one: for the speaker ("give me 3

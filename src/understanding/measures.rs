@@ -107,6 +107,15 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
             i = k + 1;
             continue;
         }
+        // "a long wall of glass 40 blocks": a number and its unit ending the step, measuring
+        // what a bare measure word before it said ("long").
+        if k > i + n && (k >= end || lexicon().is(Class::Politeness, &tokens[k]))
+            && let Some(p) = bare_measure(tokens, range.start..i)
+        {
+            found.push(Measure { predicate: p, value: first, words: i..k, glue: i..k });
+            i = k;
+            continue;
+        }
         i += n;
     }
     // One value a measure: the first said wins ("5 high ... 6 high" keeps 5).
@@ -117,6 +126,15 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
         new
     });
     found
+}
+
+/// The measure a word in `range` names without a number of its own ("a *long* wall"): one not
+/// after a number or a unit.
+fn bare_measure(tokens: &[String], range: Range<usize>) -> Option<Predicate> {
+    range.clone().find_map(|k| {
+        let after_number = k > range.start && (is_unit(&tokens[k - 1]) || read_number(tokens, k - 1).is_some());
+        measure_word(&tokens[k]).filter(|_| !after_number)
+    })
 }
 
 const MEASURE_PREDICATES: &[Predicate] =
@@ -178,10 +196,15 @@ pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool
     let end = step.end.min(tokens.len());
     let found = (step.start..end).find_map(|k| {
         let (v, n) = read_number(&tokens[..end], k)?;
-        let noun = tokens.get(k + n)?;
+        // "2 red cubes", "a couple of small green cubes": words that describe may come between.
+        let lx = lexicon();
+        let describes = |w: &str| {
+            w == "of" || lx.colour(w).is_some() || lx.material(w).is_some() || lx.meaning(crate::lexicon::Group::Size, w).is_some()
+        };
+        let noun = tokens[k + n..end].iter().find(|w| !describes(w))?;
         // "10 blocks" is a distance or a size, never ten cubes.
         let unit = is_unit(noun);
-        ((2..=10).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))
+        ((2..=12).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))
     });
     let Some((k, n)) = found else { return false };
     if schematic.filters.as_ref().is_some_and(|f| f.selector.is_some()) {
@@ -230,6 +253,9 @@ mod tests {
         assert_eq!(said("a tower with a height of 12", false), [("has_height", 12)]);
         assert_eq!(said("a tower ten blocks tall", false), [("has_height", 10)]);
         assert_eq!(said("a cube with sides of 4 blocks", false), [("has_size", 4)]);
+        assert_eq!(said("build a long wall of glass 40 blocks", true), [("has_length", 40)]);
+        assert_eq!(said("a tall tower 20 blocks please", false), [("has_height", 20)]);
+        assert!(said("build a long wall 40 blocks away", true).is_empty());
         // Coordinates, counts and distances are not measures.
         assert!(said("build 3 towers at 10 5 -2", false).is_empty());
         assert!(said("go 5 blocks north", false).is_empty());

@@ -19,6 +19,7 @@
 //! between steps 1 and 2.
 
 pub mod asking;
+mod confidence;
 pub mod coordinates;
 pub mod coreference;
 pub mod details;
@@ -35,6 +36,7 @@ pub mod spelling;
 pub mod step;
 pub mod superlative;
 
+use confidence::{FromWords, confidence_without};
 use exact::ExactTable;
 use spelling::Speller;
 
@@ -345,9 +347,9 @@ impl Understanding {
             }
         }
         // Steps were repaired one by one.
-        let (mut best, measured, located) = if best.source == Source::Steps { (best, Vec::new(), false) } else { self.measured(best) };
-        if best.source == Source::Parser && (!measured.is_empty() || located) && !choices.is_empty() {
-            best.confidence = confidence_without(&choices, &measured, located);
+        let (mut best, read) = if best.source == Source::Steps { (best, FromWords::default()) } else { self.measured(best) };
+        if best.source == Source::Parser && read.any() && !choices.is_empty() {
+            best.confidence = confidence_without(&choices, &read);
         }
         Some(best)
     }
@@ -417,7 +419,8 @@ impl Understanding {
         let mut r = self.measured(Reading { text: text.to_string(), lf, confidence: parsed.confidence, source: Source::Parser, fixes: Vec::new() }).0;
         // The place came from the words, and so do colours and materials (`details`): the
         // parser's confidence is about the rest.
-        r.confidence = if parsed.choices.is_empty() { parsed.confidence } else { confidence_without(&parsed.choices, &[], true) };
+        let read = FromWords { located: true, ..FromWords::default() };
+        r.confidence = if parsed.choices.is_empty() { parsed.confidence } else { confidence_without(&parsed.choices, &read) };
         Some(r)
     }
 
@@ -439,23 +442,31 @@ impl Understanding {
         self.read_best(&text, &unfixed).map(|r| Reading { fixes, ..r })
     }
 
-    /// Step 4: measures said in each step written into its action's schematic; with the words
-    /// the measures cover.
-    fn measured(&self, mut r: Reading) -> (Reading, Vec<usize>, bool) {
+    /// Step 4: measures said in each step written into its action's schematic; with what was
+    /// read from the words rather than taken from the parser.
+    fn measured(&self, mut r: Reading) -> (Reading, FromWords) {
         let mut covered = Vec::new();
         if r.lf.dialogue_type != DialogueType::HumanGiveCommand {
-            return (r, covered, false);
+            return (r, FromWords::default());
         }
         let tokens = tokenize(&r.text);
         let steps = sequence::steps(&tokens);
         let mut lf = r.lf.clone();
-        let Some(actions) = lf.action_sequence.as_mut() else { return (r, covered, false) };
+        let Some(actions) = lf.action_sequence.as_mut() else { return (r, FromWords::default()) };
         let n = actions.len();
         let mut changed = false;
         let mut located = false;
+        let mut ranked = false;
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
+            changed |= giving::repair_spawn(action, &tokens);
             changed |= details::repair(action, &tokens, step.clone());
+            // The ranking and the name it ranks are read from the words ("the closest green
+            // tower"): the parser's doubts about them no longer count.
+            let rank = superlative::repair(action, &tokens, step.clone());
+            changed |= !rank.is_empty();
+            ranked |= !rank.is_empty();
+            covered.extend(rank);
             let pointed = coreference::repair(action, &tokens, step.clone());
             changed |= pointed;
             located |= pointed;
@@ -479,30 +490,14 @@ impl Understanding {
                 Ok(()) => r.lf = lf,
                 Err(e) => {
                     tracing::debug!(?e, "measures left out: the repaired form did not validate");
-                    covered.clear();
-                    located = false;
+                    return (r, FromWords::default());
                 }
             }
         }
-        (r, covered, located)
+        (r, FromWords { measured: covered, located, ranked })
     }
 }
 
-/// The parser's confidence without its choices about measures, once the measures were read
-/// from the words instead: the measure predicates, spans over measured words, and the brackets
-/// that decided how many triples there are.
-fn confidence_without(choices: &[crate::parser::decode::Choice], measured: &[usize], located: bool) -> f32 {
-    use crate::parser::decode::About;
-    let log: f32 = choices
-        .iter()
-        .filter(|c| c.about() != About::Measure)
-        // When the location was read from the words too, the parser's choices about it go as well.
-        .filter(|c| !(located && c.about() == About::Location))
-        .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| measured.contains(&k))))
-        .map(|c| c.log_prob)
-        .sum();
-    log.exp()
-}
 
 #[cfg(test)]
 mod tests {

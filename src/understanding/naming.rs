@@ -30,9 +30,14 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         // "that's the tower of doom", "this is my house"
         (this(), i + 2)
     } else if let Some(is) = said_is(&w, i) {
-        // "that glass thing is the window", "this tower is called bob": the words between say
-        // what the thing looks like; it is the one pointed at.
-        (this(), is + 1 + usize::from(lx.is(Class::NamingVerb, at(is + 1))))
+        // "that glass thing is the window", "this tower is called bob": the one pointed at; when
+        // the words between name a shape ("that blue ball"), the one they describe.
+        let name_at = is + 1 + usize::from(lx.is(Class::NamingVerb, at(is + 1)));
+        let shape = crate::schematics::is_known_shape(w[is - 1]) && !lx.is(Class::GenericThing, w[is - 1]);
+        (if shape { Filters { contains_coreference: Some(Coreference::Yes), ..described(&w, i + 1..is) } } else { this() }, name_at)
+    } else if let Some((thing, name_at)) = the_thing_is(&w, i) {
+        // "the red cube's name is fred", "the green tower, its name is spike"
+        (described(&w, thing), name_at)
     } else if lx.is(Class::RememberVerb, at(i)) && pointing && lx.is(Class::PlaceWord, at(i + 2)) {
         // "remember this place as home", "mark this spot as base", "save this location as camp"
         (this(), i + 3)
@@ -51,13 +56,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         if thing.is_empty() || end + lead >= w.len() {
             return None;
         }
-        let mut triples: Vec<WhereItem> = thing
-            .clone()
-            .filter(|k| canonical_colour(w[*k]).is_some())
-            .map(|k| WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k))))
-            .collect();
-        triples.push(WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(thing.end - 1))));
-        (Filters { where_clause: Some(WhereClause::And(triples)), ..Filters::default() }, end)
+        (described(&w, thing), end)
     } else {
         return None;
     };
@@ -78,9 +77,11 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     super::checked(text, form)
 }
 
-/// Where "is" stands in "that glass thing is the window" / "this tower is called bob" (from
-/// `i`): a pointing word, one to three words of what it is, "is", then an article or a naming
-/// verb — "that tower is tall" says how it is, not what it is called.
+/// Where "is" stands in "that glass thing is the window" / "this tower is called bob" / "that
+/// blue ball is blobby" (from `i`): a pointing word, one to three words of what it is, "is",
+/// then an article or a naming verb, or one last word the lexicon does not know after a shape
+/// ("blobby") — "that tower is tall" and "that house is ugly" say how it is, not what it is
+/// called (`[judgements]`).
 fn said_is(w: &[&str], i: usize) -> Option<usize> {
     let lx = lexicon();
     if !lx.is(Class::Pointing, w.get(i)?) {
@@ -90,7 +91,44 @@ fn said_is(w: &[&str], i: usize) -> Option<usize> {
     let said = &w[i + 1..is];
     let plain = |x: &&str| !lx.is(Class::NameBreaker, x) && !lx.is(Class::Possessive, x) && !lx.is(Class::Article, x);
     let next = w.get(is + 1)?;
-    (said.iter().all(plain) && (lx.is(Class::Article, next) || lx.is(Class::NamingVerb, next))).then_some(is)
+    let led = lx.is(Class::Article, next) || lx.is(Class::NamingVerb, next);
+    let new_word = is + 2 == w.len()
+        && said.last().is_some_and(|s| crate::schematics::is_known_shape(s))
+        && !lx.knows(next)
+        && !lx.is(Class::Judgement, next)
+        && next.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (said.iter().all(plain) && (led || new_word)).then_some(is)
+}
+
+/// "the red cube 's name is fred" (from `i`): an article, one to three words ending in a shape,
+/// then the words of `[name_is]`; the thing's words and where the name starts.
+fn the_thing_is(w: &[&str], i: usize) -> Option<(std::ops::Range<usize>, usize)> {
+    let lx = lexicon();
+    if !lx.is(Class::Article, w.get(i)?) {
+        return None;
+    }
+    let (end, n) = (i + 2..=i + 4).find_map(|k| lx.phrase_at(Class::NameIs, w, k).map(|n| (k, n)))?;
+    let shape = crate::schematics::is_known_shape(w[end - 1]) && !lx.is(Class::GenericThing, w[end - 1]);
+    // "the gold thing": a thing said by its colour or material.
+    let coloured = lx.is(Class::GenericThing, w[end - 1]) && w[i + 1..end - 1].iter().any(|x| canonical_colour(x).is_some() || lx.material(x).is_some());
+    (shape || coloured).then_some((i + 1..end, end + n))
+}
+
+/// The thing `w[thing]` describes: its last word is its name, its colour and material words
+/// its colours and block types.
+fn described(w: &[&str], thing: std::ops::Range<usize>) -> Filters {
+    let lx = lexicon();
+    let mut triples: Vec<WhereItem> = thing
+        .clone()
+        .filter_map(|k| match () {
+            _ if canonical_colour(w[k]).is_some() => Some(Triple::new(Predicate::HasColour, Span::word(k))),
+            _ if lx.material(w[k]).is_some() => Some(Triple::new(Predicate::HasBlockType, Span::word(k))),
+            _ => None,
+        })
+        .map(WhereItem::Triple)
+        .collect();
+    triples.push(WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(thing.end - 1))));
+    Filters { where_clause: Some(WhereClause::And(triples)), ..Filters::default() }
 }
 
 /// What "this", "it" or "that" points at.
@@ -128,6 +166,15 @@ mod tests {
         assert_eq!(tag("that glass thing is the window").as_deref(), Some("window"));
         assert_eq!(tag("this tower is called bob").as_deref(), Some("bob"));
         assert_eq!(tag("that tower is tall"), None);
+        assert_eq!(tag("that blue ball is blobby").as_deref(), Some("blobby"));
+        assert_eq!(tag("that house is ugly"), None);
+        assert_eq!(tag("that house is ugly lol"), None);
+        assert_eq!(tag("the red cube 's name is fred").as_deref(), Some("fred"));
+        assert_eq!(tag("ok the green tower its name is spike").as_deref(), Some("spike"));
+        assert_eq!(tag("the blue house is called home sweet home").as_deref(), Some("home sweet home"));
+        assert_eq!(tag("the tower is tall"), None);
+        assert_eq!(tag("the gold thing is now called goldie").as_deref(), Some("goldie"));
+        assert_eq!(tag("i wanna call the pyramid goldie").as_deref(), Some("goldie"));
         assert_eq!(tag("that tower is my house"), None);
     }
 

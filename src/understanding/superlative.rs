@@ -2,6 +2,12 @@
 //! highest": a question that ranks what the bot knows. The parser rarely writes these (the
 //! annotations hold a handful of superlatives, all inside commands), so a line that is only such
 //! a question is read by rule into a ranked `GET_MEMORY`.
+//!
+//! Inside a command the parser often keeps the superlative as part of the thing's name ("put a
+//! block on the *closest yellow tower*": a name nothing has) or ranks by the wrong measure;
+//! [`repair`] makes such a reference rank its matches by what the word says.
+
+use std::ops::Range;
 
 use crate::lexicon::{Class, Group, lexicon};
 use crate::logical_form::{
@@ -12,7 +18,15 @@ use crate::logical_form::{
 /// The attribute a superlative ranks by and whether the most or the least wins ("tallest" →
 /// HEIGHT, MAX), from the lexicon's `[superlatives]` ("height max").
 fn rank(word: &str) -> Option<(AttributeName, Polarity)> {
-    let (attribute, polarity) = lexicon().meaning(Group::Superlative, word)?.split_once(' ')?;
+    ranked_by(lexicon().meaning(Group::Superlative, word)?)
+}
+
+/// A lexicon meaning ("height max", "distance min") as an attribute and a polarity; distance is
+/// LOCATION, which the memory ranks by how far a thing is from the speaker.
+fn ranked_by(meaning: &str) -> Option<(AttributeName, Polarity)> {
+    let (attribute, polarity) = meaning.split_once(' ')?;
+    // lexicon: the measure's own name in `[nearness]`, not a chat word.
+    let attribute = if attribute == "distance" { "location" } else { attribute };
     let attribute = AttributeName::ALL.iter().find(|a| a.as_str().eq_ignore_ascii_case(attribute))?;
     let polarity = Polarity::ALL.iter().find(|p| p.as_str().eq_ignore_ascii_case(polarity))?;
     Some((*attribute, *polarity))
@@ -67,6 +81,65 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         filters.where_clause = Some(WhereClause::And(vec![WhereItem::Triple(name)]));
     }
     super::checked(text, LogicalForm { filters: Some(filters), ..LogicalForm::new(DialogueType::GetMemory) })
+}
+
+/// "the closest yellow tower", "the biggest red cube": a superlative (or nearness word) right
+/// after "the", before the name of a thing the action points at, ranks the matches by what the
+/// word says, and is no longer part of the name. Returns the words read (the ranking word to
+/// the end of the name), empty when the action did not change.
+pub fn repair(action: &mut crate::logical_form::Action, tokens: &[String], step: Range<usize>) -> Vec<usize> {
+    use crate::logical_form::{LocationArg, ReferenceObjectArg};
+    let mut read = Vec::new();
+    if let Some(ReferenceObjectArg::Object(object)) = action.reference_object.as_mut() {
+        read.extend(object.filters.as_mut().and_then(|f| rank_named(f, tokens, &step)).into_iter().flatten());
+    }
+    if let Some(LocationArg::Location(location)) = action.location.as_mut()
+        && let Some(object) = location.reference_object.as_mut()
+    {
+        read.extend(object.filters.as_mut().and_then(|f| rank_named(f, tokens, &step)).into_iter().flatten());
+    }
+    read
+}
+
+/// [`repair`] for one memory search.
+fn rank_named(filters: &mut Filters, tokens: &[String], step: &Range<usize>) -> Option<Range<usize>> {
+    let lx = lexicon();
+    let Some(WhereClause::And(items)) = filters.where_clause.as_mut() else { return None };
+    let name = items.iter_mut().find_map(|i| match i {
+        WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some() => Some(t),
+        _ => None,
+    })?;
+    let span = name.obj_span().expect("checked");
+    let describes = |w: &str| lx.colour(w).is_some() || lx.material(w).is_some() || lx.meaning(Group::Size, w).is_some();
+    // The ranking word, right after an article: inside the name ("stand on top of *the tallest*
+    // thing", a name that swallowed the words before it), or before it with only describing
+    // words ("yellow", "stone", "big") between.
+    let first = step.start.max(span.start.saturating_sub(4)).max(1);
+    let k = (first..=span.end.min(tokens.len().saturating_sub(1))).find(|&k| {
+        let ranked = ranking(&tokens[k]).is_some() && lx.is(Class::Article, &tokens[k - 1]);
+        ranked && (k >= span.start || tokens[k + 1..span.start].iter().all(|w| describes(w)))
+    })?;
+    let (attribute, polarity) = ranking(&tokens[k])?;
+    if k >= span.start {
+        if k == span.end {
+            return None;
+        }
+        *name = Triple::new(Predicate::HasName, Span::new(k + 1, span.end));
+    }
+    let argval = ArgVal { polarity, quantity: Quantity { attribute: Some(Attribute::Name(attribute)), location: None } };
+    let already = matches!(&filters.selector, Some(SelectorArg::Selector(s)) if matches!(&s.return_quantity, Some(ReturnQuantity::Ranked(r)) if r.argval == argval));
+    if already && k < span.start {
+        return None;
+    }
+    let selector = Selector { return_quantity: Some(ReturnQuantity::Ranked(Ranked { argval })), ..Selector::default() };
+    filters.selector = Some(SelectorArg::Selector(Box::new(selector)));
+    Some(k..span.end + 1)
+}
+
+/// What a ranking word ranks by: a superlative ("tallest") or a nearness word ("closest").
+fn ranking(word: &str) -> Option<(AttributeName, Polarity)> {
+    let lx = lexicon();
+    ranked_by(lx.meaning(Group::Superlative, word).or_else(|| lx.meaning(Group::Nearness, word))?)
 }
 
 #[cfg(test)]

@@ -104,8 +104,13 @@ pub fn size_phrase(label: &str, bbox: BBox) -> String {
     format!("{wide} wide, {long} long and {y} high")
 }
 
-/// "build something": a small house of the bot's own choosing.
-pub(super) fn free_build(turn: &mut Turn, times: Times, limits: &schematics::Limits) -> Result<Plan> {
+/// "build something": a small house of the bot's own choosing. "Make the tower taller" read
+/// this way is a change to a thing already there, said plainly instead.
+pub(super) fn free_build(turn: &mut Turn, a: &Action, times: Times, limits: &schematics::Limits) -> Result<Plan> {
+    let thing = a.reference_object.as_ref().and_then(|r| r.as_object()).and_then(|r| r.text_span);
+    if let Some(problem) = changes_a_thing(turn, thing) {
+        return Err(problem);
+    }
     let req = ShapeRequest::new("house").with_size_words(&["small"]);
     let sch = schematics::generate(&req, limits).map_err(|e| Problem::say(e.to_string()))?;
     let target = location::default_place(turn);
@@ -229,12 +234,27 @@ fn copies_label(copies: usize, label: &str) -> String {
     format!("{copies} {plural}")
 }
 
+/// "build it over here", "make another one" with no shape said in the line: a copy of the
+/// thing last talked about, or a plain question when there is none.
+fn again(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
+    use crate::logical_form::{Coreference, Filters, ReferenceObject, ReferenceObjectArg};
+    let it = ReferenceObject {
+        filters: Some(Filters { contains_coreference: Some(Coreference::Yes), ..Filters::default() }),
+        contains_coreference: Some(Coreference::Yes),
+        ..ReferenceObject::default()
+    };
+    let copy = Action { schematic: None, reference_object: Some(ReferenceObjectArg::Object(Box::new(it))), ..a.clone() };
+    super::copy::copy(turn, &copy, times).map_err(|_| {
+        Problem::say("What should I build? I'm not sure which thing you mean; say it whole, like \"build a blue cube here\".")
+    })
+}
+
 /// "make that tower taller": a change to a thing already there, which builds cannot do; said
 /// plainly instead of building a second tower beside it.
-fn changes_a_thing(turn: &Turn, s: &crate::logical_form::Schematic) -> Option<Problem> {
+fn changes_a_thing(turn: &Turn, span: Option<crate::logical_form::Span>) -> Option<Problem> {
     use crate::lexicon::{Class, Group, lexicon};
     let lx = lexicon();
-    let span = s.text_span?;
+    let span = span?;
     let said = turn.words(span);
     // "that tower", "the watchtower": one that is there, not "a" new one.
     let before = span.start.checked_sub(1).and_then(|i| turn.form_words().get(i));
@@ -250,19 +270,21 @@ fn changes_a_thing(turn: &Turn, s: &crate::logical_form::Schematic) -> Option<Pr
 }
 
 pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &schematics::Limits) -> Result<Plan> {
-    if let Some(problem) = a.schematic.as_ref().and_then(|s| changes_a_thing(turn, s)) {
+    if let Some(problem) = a.schematic.as_ref().and_then(|s| changes_a_thing(turn, s.text_span)) {
         return Err(problem);
     }
     let (sch, label, copies) = if let Some(s) = &a.schematic {
         let req = match shape_request(s, turn.form_words()) {
             // "… and then a blue one beside it": the shape of what the step before made.
             ShapeAsk::Shape(mut r) if crate::lexicon::lexicon().is(crate::lexicon::Class::GenericThing, &r.name) => {
-                if let Some(shape) = earlier_shape(turn) {
-                    r.name = shape;
-                    // "a blue one": the parser often reads "one" as a size of 1 as well.
-                    if r.size == Some(1) {
-                        r.size = None;
-                    }
+                let Some(shape) = earlier_shape(turn) else {
+                    // "build it over here", "make another one": a copy of the thing talked about.
+                    return again(turn, a, times);
+                };
+                r.name = shape;
+                // "a blue one": the parser often reads "one" as a size of 1 as well.
+                if r.size == Some(1) {
+                    r.size = None;
                 }
                 r
             }

@@ -6,8 +6,7 @@ use crate::interpreter::recipe::Recipe;
 use crate::interpreter::reference::{self, Want};
 use crate::logical_form::Action;
 use crate::tasks::{Get as GetTask, Give as GiveTask, Limits, Task, TaskError, TaskKind, Times};
-use crate::world::rules::ITEM_KINDS;
-use crate::world::{Block, Pos};
+use crate::world::Pos;
 
 use super::{Plan, push};
 use crate::interpreter::context::Turn;
@@ -53,33 +52,8 @@ impl Recipe for Give {
     }
 }
 
-/// An item id from words: "sword" → diamond_sword, "some bread" → bread, "red wool" → red_wool,
-/// "some torches" → torch.
-fn item_id(words: &[String]) -> Option<String> {
-    let joined = words
-        .iter()
-        .filter(|w| {
-            use crate::lexicon::Class;
-            let lx = crate::lexicon::lexicon();
-            ![Class::QuantityWord, Class::Me, Class::Politeness].into_iter().any(|c| lx.is(c, w)) && lx.value(crate::lexicon::Values::Quantity, w).is_none()
-        })
-        .filter(|w| crate::schematics::numbers::read_number(std::slice::from_ref(*w), 0).is_none())
-        .cloned()
-        .collect::<Vec<_>>()
-        .join("_");
-    // Singular forms: "torches" → torch, "swords" → sword, "arrows" → arrow.
-    let singular = [joined.strip_suffix("es"), joined.strip_suffix('s')];
-    for c in std::iter::once(joined.clone()).chain(singular.into_iter().flatten().map(String::from)) {
-        if ITEM_KINDS.contains(&c.as_str()) || Block::from_name(&c).is_some_and(|b| !b.is_air()) {
-            return Some(c);
-        }
-        let suffix = format!("_{c}");
-        if let Some(best) = ITEM_KINDS.iter().find(|i| i.starts_with("diamond") && i.ends_with(&suffix)).or_else(|| ITEM_KINDS.iter().find(|i| i.ends_with(&suffix))) {
-            return Some(best.to_string());
-        }
-    }
-    None
-}
+/// The most items handed over for one request: nine stacks, a hotbar's worth.
+const MAX_ITEMS: i64 = 9 * 64;
 
 pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I get?"))?;
@@ -90,14 +64,18 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
         r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).flat_map(|s| turn.words(s)).collect()
     });
     let to_player = if receiver_is_speaker { None } else { named_player(turn, a)? };
-    if (receiver_is_speaker || to_player.is_some()) && let Some(item) = item_id(&words) {
+    if (receiver_is_speaker || to_player.is_some()) && let Some(item) = crate::world::rules::item_id(&words) {
         turn.allowed([&item])?;
         let (player, at, you) = match to_player {
             Some(p) => (p.name.clone(), p.pos.block(), p.name),
             None => (turn.speaker.clone(), turn.speaker_block(), "you".to_string()),
         };
         // "10 oak logs", "a couple of torches", "some bread" (a handful).
-        let count = super::number(&words).or_else(|| (words.iter().any(|w| w == "some")).then_some(4)).unwrap_or(1).clamp(1, 64) as u32;
+        let count = super::number(&words).or_else(|| (words.iter().any(|w| w == "some")).then_some(4)).unwrap_or(1).max(1);
+        if count > MAX_ITEMS {
+            return Err(Problem::say(format!("That's {count}; I hand over at most {MAX_ITEMS} (nine stacks) at a time.")));
+        }
+        let count = count as u32;
         let lx = crate::lexicon::lexicon();
         let label = format!("bringing {you} {}", lx.counted(count, &lx.display_name(&item)));
         return Ok(push(Give { player, item: item.clone(), count, at }, Times::Count(1), label));

@@ -120,7 +120,7 @@ fn action_plan(turn: &mut Turn, a: &Action, cond: Option<&RemoveCondition>, limi
     match a.action_type {
         ActionType::Move => movement::movement(turn, a, times),
         ActionType::Build => build::build(turn, a, times, limits),
-        ActionType::FreeBuild => build::free_build(turn, times, limits),
+        ActionType::FreeBuild => build::free_build(turn, a, times, limits),
         ActionType::Destroy => destroy::destroy(turn, a, times),
         ActionType::Dig => dig::dig(turn, a, times),
         ActionType::Fill => fill::fill(turn, a, times),

@@ -8,7 +8,7 @@ use crate::interpreter::recipe::Recipe;
 use crate::logical_form::{Action, Predicate};
 use crate::tasks::{Limits, Spawn as SpawnTask, Task, TaskError, TaskKind, Times};
 use crate::world::Pos;
-use crate::world::rules::MOB_KINDS;
+use crate::world::rules::{MOB_KINDS, mob_kind};
 
 use super::{Plan, push, span_number};
 use crate::interpreter::context::Turn;
@@ -32,17 +32,6 @@ impl Recipe for Spawn {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
-}
-
-/// A mob id from words: "pigs" → pig, "a horse" → horse, "cows" → cow, "a snow golem" →
-/// snow_golem (the longest run of words at the end that names one).
-fn mob_kind(words: &[String]) -> Option<String> {
-    (0..words.len()).find_map(|from| {
-        let joined = words[from..].join("_");
-        let singular = [joined.trim_end_matches('s').to_string(), joined.trim_end_matches("es").to_string()];
-        let candidates = std::iter::once(joined.clone()).chain(singular);
-        candidates.into_iter().find(|c| MOB_KINDS.contains(&c.as_str()))
-    })
 }
 
 /// The most mobs one command may spawn, repeats included.
@@ -89,6 +78,11 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         })
         .unwrap_or(1)
         .max(1) as u64;
+    // "make 3 slimes" may be read as a count and as a repeat: once.
+    let times = match times {
+        Times::Count(n) if n > 1 && u64::from(n) == count => Times::Count(1),
+        t => t,
+    };
     let total = match &times {
         Times::Count(n) => count.saturating_mul(*n as u64),
         Times::Forever | Times::Until(_) => {

@@ -52,6 +52,59 @@ pub fn is_mob(kind: &str) -> bool {
     MOB_KINDS.contains(&kind)
 }
 
+/// A mob id from words: "pigs" → pig, "a horse" → horse, "cows" → cow, "a snow golem" →
+/// snow_golem (the longest run of words at the end that names one).
+pub fn mob_kind<S: AsRef<str>>(words: &[S]) -> Option<String> {
+    let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+    (0..words.len()).find_map(|from| {
+        let joined = words[from..].join("_");
+        let singular = [joined.trim_end_matches('s').to_string(), joined.trim_end_matches("es").to_string()];
+        let candidates = std::iter::once(joined.clone()).chain(singular);
+        candidates.into_iter().find(|c| MOB_KINDS.contains(&c.as_str()))
+    })
+}
+
+/// An item id from a player's words: "sword" → diamond_sword, "some bread" → bread, "red
+/// wool" → red_wool, "some torches" → torch, "cobble" → cobblestone, "a block of gold" →
+/// gold_block. Counts and small words around the item are left out (the lexicon's).
+pub fn item_id<S: AsRef<str>>(words: &[S]) -> Option<String> {
+    use crate::lexicon::{Class, Values, lexicon};
+    let lx = lexicon();
+    let small = |w: &str| {
+        [Class::QuantityWord, Class::Me, Class::Politeness, Class::Article].into_iter().any(|c| lx.is(c, w))
+            || lx.value(Values::Quantity, w).is_some()
+            || lx.number(&[w], 0).is_some()
+    };
+    let kept: Vec<&str> = words.iter().map(AsRef::as_ref).filter(|w| !small(w)).collect();
+    // "a block of gold", "gold block": the block of that material.
+    // lexicon: "block" is how Minecraft names these blocks (gold_block), not a chat word.
+    let of_block = words.iter().any(|w| matches!(w.as_ref(), "block" | "blocks"));
+    // The words as they are first ("stone", "oak logs"), then as the materials they name
+    // ("cobble" → cobblestone); each also without a plural ending.
+    let joined = kept.join("_");
+    let as_material = kept.iter().map(|w| lx.material(w).unwrap_or(w)).collect::<Vec<_>>().join("_");
+    let candidates: Vec<String> = [joined, as_material]
+        .into_iter()
+        .flat_map(|j| {
+            let singular = [j.strip_suffix("es").map(String::from), j.strip_suffix('s').map(String::from)];
+            std::iter::once(j.clone()).chain(singular.into_iter().flatten()).collect::<Vec<_>>()
+        })
+        .collect();
+    if of_block && let Some(b) = candidates.iter().map(|c| format!("{c}_block")).find(|c| Block::from_name(c).is_some()) {
+        return Some(b);
+    }
+    for c in candidates {
+        if ITEM_KINDS.contains(&c.as_str()) || Block::from_name(&c).is_some_and(|b| !b.is_air()) {
+            return Some(c);
+        }
+        let suffix = format!("_{c}");
+        if let Some(best) = ITEM_KINDS.iter().find(|i| i.starts_with("diamond") && i.ends_with(&suffix)).or_else(|| ITEM_KINDS.iter().find(|i| i.ends_with(&suffix))) {
+            return Some(best.to_string());
+        }
+    }
+    None
+}
+
 /// Is `id` an item the bot knows: a listed item, or any block but air?
 pub fn is_item(id: &str) -> bool {
     ITEM_KINDS.contains(&id) || Block::from_name(id).is_some_and(|b| !b.is_air())
@@ -67,5 +120,20 @@ mod tests {
         assert!(is_mob("pig") && !is_mob("dragonfly"));
         assert!(is_item("diamond_sword") && is_item("red_wool"));
         assert!(!is_item("air") && !is_item("sword_of_doom"));
+    }
+
+    #[test]
+    fn items_and_mobs_are_named_in_players_words() {
+        let id = |s: &str| item_id(&s.split(' ').collect::<Vec<_>>());
+        assert_eq!(id("some torches").as_deref(), Some("torch"));
+        assert_eq!(id("10 oak logs").as_deref(), Some("oak_log"));
+        assert_eq!(id("2 stacks of stone").as_deref(), Some("stone"));
+        assert_eq!(id("half a stack of cobble").as_deref(), Some("cobblestone"));
+        assert_eq!(id("one block of gold").as_deref(), Some("gold_block"));
+        assert_eq!(id("a sword").as_deref(), Some("diamond_sword"));
+        assert_eq!(id("a hug"), None);
+        assert_eq!(mob_kind(&["3", "slimes"]).as_deref(), Some("slime"));
+        assert_eq!(mob_kind(&["a", "snow", "golem"]).as_deref(), Some("snow_golem"));
+        assert_eq!(mob_kind(&["a", "tower"]), None);
     }
 }

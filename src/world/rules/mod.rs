@@ -15,7 +15,7 @@ pub mod standing;
 
 pub use bounds::{HEIGHT, MAX_Y, MIN_Y, WORLD_BORDER, in_height, in_world};
 pub use breaking::{check_break, unbreakable};
-pub use kinds::{DANGEROUS, ITEM_KINDS, MOB_KINDS, is_dangerous, is_item, is_mob, normalize_id};
+pub use kinds::{DANGEROUS, ITEM_KINDS, MOB_KINDS, is_dangerous, is_item, is_mob, item_id, mob_kind, normalize_id};
 pub use placing::{check_place, clickable, has_support, replaceable};
 pub use reach::{REACH, eye_of, reach_distance, within_reach};
 pub use standing::{check_step, has_room, in_body, supported};

@@ -1,0 +1,39 @@
+//! How sure understanding is of a parse once some of it was read from the words: the parser's
+//! confidence is the product of its choices, and the choices about what the words settled
+//! (measures, the place, a ranking) no longer count against it.
+
+/// What step 4 read from the words rather than took from the parser, so the parser's
+/// confidence about it no longer counts.
+#[derive(Debug, Default)]
+pub(super) struct FromWords {
+    /// The words of the measures.
+    pub measured: Vec<usize>,
+    /// The place.
+    pub located: bool,
+    /// A ranking ("the closest", "the tallest").
+    pub ranked: bool,
+}
+
+impl FromWords {
+    pub fn any(&self) -> bool {
+        !self.measured.is_empty() || self.located || self.ranked
+    }
+}
+
+/// The parser's confidence without its choices about measures, once the measures were read
+/// from the words instead: the measure predicates, spans over measured words, and the brackets
+/// that decided how many triples there are.
+pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read: &FromWords) -> f32 {
+    use crate::parser::decode::About;
+    let log: f32 = choices
+        .iter()
+        .filter(|c| c.about() != About::Measure)
+        // When the location or a ranking was read from the words too, the parser's choices about
+        // it go as well.
+        .filter(|c| !(read.located && c.about() == About::Location))
+        .filter(|c| !(read.ranked && c.about() == About::Ranking))
+        .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.measured.contains(&k))))
+        .map(|c| c.log_prob)
+        .sum();
+    log.exp()
+}
