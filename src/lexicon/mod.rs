@@ -237,6 +237,8 @@ sections! {
     Texts {
         Plural = "plurals",
         Rewrite = "rewrites",
+        /// Phrases said in other words wherever they stand ("where i'm looking" → "there").
+        Anywhere = "anywhere",
         Shorthand = "shorthand",
         /// Game ids said in other words ("grass_block" → "grass").
         DisplayName = "display_names",

@@ -1,5 +1,6 @@
 //! Questions players ask that the parser reads as chit-chat or reads wrong: "where am i?",
-//! "what's at 15 5 -19?", "what's frosty made of?", "what colour is frosty?", "which things are
+//! "what's at 15 5 -19?", "what's frosty made of?", "what colour is frosty?", "how big is
+//! frosty?", "which things are
 //! towers?", "how many blocks did you use for the ice thing?". Each is a closed pattern around
 //! a thing's words, so a line that is exactly such a question is read by rule into a typed
 //! `GET_MEMORY` the interpreter answers from memory and the world. The words are the lexicon's
@@ -24,6 +25,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         .or_else(|| blocks_in(&words))
         .or_else(|| made_of(&words))
         .or_else(|| colour_of(&words))
+        .or_else(|| size_of(&words))
         .or_else(|| name_of(&words))
         .or_else(|| which_things(&words))
         .or_else(|| any_around(&words))?;
@@ -104,6 +106,18 @@ fn colour_of(words: &[&str]) -> Option<Filters> {
     about(clause, attribute(AttributeName::Colour))
 }
 
+/// "how big is frosty", "how tall's the red tower": a thing's size (the answer gives every
+/// measure for a size word of `[size_words]`, the height for "tall" or "high").
+fn size_of(words: &[&str]) -> Option<Filters> {
+    let lx = lexicon();
+    let measure = |w: &str| lx.is(Class::SizeWords, w) || lx.dimension(w).is_some();
+    if words.len() < 4 || words[0] != "how" || !measure(words[1]) || !matches!(words[2], "is" | "'s" | "was") {
+        return None;
+    }
+    let clause = thing(words, 3, words.len())?;
+    about(clause, attribute(AttributeName::Height))
+}
+
 /// "remind me what i called the tower", "what's the name of the red cube", "what is the tower
 /// called": what players named a thing.
 fn name_of(words: &[&str]) -> Option<Filters> {
@@ -168,6 +182,10 @@ fn any_around(words: &[&str]) -> Option<Filters> {
 fn thing(words: &[&str], from: usize, to: usize) -> Option<Vec<WhereItem>> {
     let lx = lexicon();
     let start = (from..to).find(|&i| !lx.is(Class::Determiner, words[i]))?;
+    // "how big are you", "what colour am i": a question about the bot or the speaker, not a thing.
+    if (start..to).any(|i| lx.is(Class::You, words[i]) || lx.is(Class::Me, words[i])) {
+        return None;
+    }
     let colours: Vec<usize> = (start..to).filter(|&i| lx.colour(words[i]).is_some()).collect();
     let name_from = colours.last().map_or(start, |c| c + 1);
     if name_from >= to {
@@ -203,6 +221,9 @@ mod tests {
         assert!(output("what is the red tower built from").is_some_and(|o| o.contains("BlockType")));
         assert_eq!(output("which things are towers").as_deref(), Some("Memory"));
         assert!(output("what colour is frosty").is_some_and(|o| o.contains("Colour")));
+        assert!(output("how big is frosty").is_some_and(|o| o.contains("Height")));
+        assert!(output("how tall 's the red tower").is_some_and(|o| o.contains("Height")));
+        assert_eq!(output("how big are you"), None);
         assert_eq!(output("how many blocks did you use for the ice thing").as_deref(), Some("Count"));
         for line in ["remind me what i called the tower", "what 's the name of the red cube", "what is the tower called"] {
             assert!(output(line).is_some_and(|o| o.contains("Name")), "{line}");

@@ -26,7 +26,8 @@ pub fn is_for_the_bot(normalized: &str, exact: &super::exact::ExactTable) -> boo
 }
 
 /// Unusual verbs at the start of each step replaced by the ones the parser knows (`[rewrites]`):
-/// "lay down a floor" → "build a floor", "get rid of the cube" → "destroy the cube".
+/// "lay down a floor" → "build a floor", "get rid of the cube" → "destroy the cube"; and
+/// phrases said in other words anywhere (`[anywhere]`): "where i'm looking" → "there".
 pub fn plain_verbs(normalized: &str) -> String {
     let words: Vec<&str> = normalized.split_whitespace().collect();
     let mut out: Vec<&str> = Vec::with_capacity(words.len());
@@ -35,7 +36,11 @@ pub fn plain_verbs(normalized: &str) -> String {
         // A step starts the line, or follows a joining word or a small opening ("yo slap down …").
         let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]) || lexicon().is(Class::Opening, words[i - 1]);
         // A rewrite that drops words ("wait no" → "") never drops the whole rest of a line.
-        let rewrite = starts_step.then(|| lexicon().text_at(Texts::Rewrite, &words, i)).flatten().filter(|(to, n)| !to.is_empty() || i + n < words.len());
+        let rewrite = starts_step
+            .then(|| lexicon().text_at(Texts::Rewrite, &words, i))
+            .flatten()
+            .filter(|(to, n)| !to.is_empty() || i + n < words.len())
+            .or_else(|| lexicon().text_at(Texts::Anywhere, &words, i));
         match rewrite {
             Some((to, n)) => {
                 out.extend(to.split(' ').filter(|w| !w.is_empty()));
