@@ -153,6 +153,13 @@ impl Asked {
                 }
             }
             Waiting::Which { chat, lf, choices } => {
+                // "build a small lime sphere": a command of its own, opening with its verb, is no
+                // answer even when a word of it ("small") would pick a choice.
+                let lx = lexicon();
+                let verb = words.first().is_some_and(|w| lx.verb(w).is_some() || lx.is(Class::CommandStart, w));
+                if verb && line.dialogue_type() == Some(DialogueType::HumanGiveCommand) {
+                    return done(Next::New { note: Some("Okay, forget my question.") });
+                }
                 if let Some(k) = choose(words, &choices).or_else(|| line.choice_in_world(&choices)) {
                     return done(Next::Retry { chat, lf, prefer: choices[k].id });
                 }

@@ -57,6 +57,9 @@ fn number_in(turn: &Turn, span: Option<Span>) -> Option<i32> {
     (0..words.len()).find_map(|i| read_number(&words, i)).map(|(v, _)| v.clamp(-10_000, 10_000) as i32)
 }
 
+/// How far from the speaker the spot they look at may be and still be "here" (blocks).
+const HERE_REACH: f64 = 10.0;
+
 /// Where "there"/"that spot" points: the empty cell in front of the block the speaker looks at.
 fn look_spot(turn: &Turn) -> Option<Pos> {
     turn.look_hit.map(|h| if h.before.y > h.block.y || !turn.world.block_at(h.block.up(1)).is_solid() { h.block.up(1) } else { h.before })
@@ -117,7 +120,12 @@ fn coref(turn: &Turn, words: Option<&[String]>, purpose: Purpose) -> Result<Targ
     }
     match (says_here, purpose) {
         (true, Purpose::Move) => Ok(Target::at(turn.speaker_block())),
-        (true, Purpose::Place) => Ok(look_spot(turn).filter(|s| s.distance(turn.speaker_block()) <= 16.0).map(Target::at).unwrap_or_else(|| default_place(turn))),
+        // "here" is by the speaker: where they look when that is close, else a few steps in
+        // front of them, never the far spot their gaze happens to land on.
+        (true, Purpose::Place) => Ok(look_spot(turn).filter(|s| s.distance(turn.speaker_block()) <= HERE_REACH).map(Target::at).unwrap_or_else(|| {
+            let f = directions::forward(turn.speaker_look);
+            Target::at(turn.speaker_block() + Pos::new(f.x * 3, 0, f.z * 3))
+        })),
         (false, _) => match look_spot(turn) {
             Some(s) => Ok(Target::at(s)),
             // Looking at nothing (the sky, the far horizon): "over there" is some steps ahead.

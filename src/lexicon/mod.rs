@@ -113,6 +113,10 @@ sections! {
         NameBreaker = "name_breakers",
         /// What a player thinks of a thing ("ugly", "cool"), never a name for it.
         Judgement = "judgements",
+        /// Words that stop what the bot is doing ("hold up", "that's enough").
+        StopWord = "stop_words",
+        /// Small words around a stop word ("for a sec").
+        StopTail = "stop_tails",
         /// Words between a thing and the name given to it ("the red cube's name is fred").
         NameIs = "name_is",
         GiveOpening = "give_openings",

@@ -123,6 +123,33 @@ pub fn is_asked_me(normalized: &str) -> bool {
     lexicon().phrase_at(Class::AskedMe, &words, 0).is_some() && words.len() <= 10
 }
 
+/// "hang on stop for a sec", "woah woah hold up", "thats enough, cancel pls", "wait dont": a
+/// line made only of stop words (`[stop_words]`) and the small words around them (`[stop_tails]`,
+/// fillers, politeness, openings, closings, a "no"). "don't stop" (a negation right before another
+/// stop word) is no stop.
+pub fn is_stop(normalized: &str) -> bool {
+    let lx = lexicon();
+    let words: Vec<&str> = normalized.split_whitespace().collect();
+    let mut stops: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if let Some(n) = lx.phrase_at(Class::StopWord, &words, i) {
+            stops.push((i, n));
+            i += n;
+            continue;
+        }
+        let small = [Class::StopTail, Class::Filler, Class::Politeness, Class::Opening, Class::Closing, Class::No];
+        match small.into_iter().find_map(|c| lx.phrase_at(c, &words, i)) {
+            Some(n) => i += n,
+            None => return false,
+        }
+    }
+    // lexicon: the negations among `[stop_words]`, which turn the stop word after them around.
+    let negation = |(k, n): (usize, usize)| matches!(words[k..k + n].join(" ").as_str(), "don't" | "dont" | "do n't");
+    let turned = stops.windows(2).any(|w| negation(w[0]) && w[0].0 + w[0].1 == w[1].0);
+    !stops.is_empty() && !turned
+}
+
 /// "two blue spheres pls", "a big red cube": a line that only names things to build (counts,
 /// sizes, colours, materials, then a shape) is a request to build them, as "build …". `None`
 /// unless the core of the line is exactly that.
@@ -155,6 +182,16 @@ pub fn is_how_to(normalized: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stop_words_stop_however_they_are_wrapped() {
+        for line in ["hang on stop for a sec", "woah woah hold up", "thats enough cancel please", "wait do n't", "ok stop stop", "hold it right there"] {
+            assert!(is_stop(line), "{line}");
+        }
+        for line in ["do n't stop", "stop building the tower", "wait what", "hold the door", "build a tower"] {
+            assert!(!is_stop(line), "{line}");
+        }
+    }
 
     #[test]
     fn questions_about_what_was_built() {

@@ -244,6 +244,11 @@ impl Understanding {
         {
             return Some(reading(&core, lf.clone(), 1.0, Source::Known));
         }
+        if everyday::is_stop(text)
+            && let Some(lf) = self.exact.lookup("stop")
+        {
+            return Some(reading(text, lf.clone(), 1.0, Source::Known));
+        }
         if everyday::is_praise(text)
             && let Some(lf) = self.exact.lookup("good job")
         {

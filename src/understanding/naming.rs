@@ -35,6 +35,9 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         let name_at = is + 1 + usize::from(lx.is(Class::NamingVerb, at(is + 1)));
         let shape = crate::schematics::is_known_shape(w[is - 1]) && !lx.is(Class::GenericThing, w[is - 1]);
         (if shape { Filters { contains_coreference: Some(Coreference::Yes), ..described(&w, i + 1..is) } } else { this() }, name_at)
+    } else if let Some(n) = lx.phrase_at(Class::NameIs, &w, i).filter(|_| lx.is(Class::Pointing, at(i)) || at(i) == "its") {
+        // "its name is skreeb", "it 's called bob": the one pointed at.
+        (this(), i + n)
     } else if let Some((thing, name_at)) = the_thing_is(&w, i) {
         // "the red cube's name is fred", "the green tower, its name is spike"
         (described(&w, thing), name_at)
@@ -42,8 +45,10 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         // "remember this place as home", "mark this spot as base", "save this location as camp"
         (this(), i + 3)
     } else if lx.is(Class::CallVerb, at(i)) && pointing {
-        // "name this tower bob": a shape word after "this" is the thing, not the name.
-        let skip = usize::from(w.len() > i + 3 && crate::schematics::is_known_shape(w[i + 2]));
+        // "name this tower bob", "name this one casa": a shape word (or "one") after "this" is
+        // the thing, not the name.
+        let thing = |x: &str| crate::schematics::is_known_shape(x) || lx.is(Class::GenericThing, x);
+        let skip = usize::from(w.len() > i + 3 && thing(w[i + 2]));
         (this(), i + 2 + skip)
     } else if lx.is(Class::CallVerb, at(i)) && at(i + 1) == "the" {
         // "call the red tower the lighthouse": the thing runs to the next "the"/"as"; with
@@ -175,6 +180,8 @@ mod tests {
         assert_eq!(tag("the tower is tall"), None);
         assert_eq!(tag("the gold thing is now called goldie").as_deref(), Some("goldie"));
         assert_eq!(tag("i wanna call the pyramid goldie").as_deref(), Some("goldie"));
+        assert_eq!(tag("its name is skreeb").as_deref(), Some("skreeb"));
+        assert_eq!(tag("i 'm gonna name this one casa").as_deref(), Some("casa"));
         assert_eq!(tag("that tower is my house"), None);
     }
 
