@@ -107,7 +107,15 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     };
     // "which things are towers": every one, with where it is.
     if matches!(filters.output, Some(Output::Kind(OutputKind::Memory))) && hits.len() > 1 {
-        return list(turn, &what, &hits);
+        // "which things are red", "which stuff is made of wool": said by what they are like.
+        let triples = filters.triples();
+        let named = triples.iter().any(|t| t.pred_text == Predicate::HasName);
+        let heading = match triples.first().map(|t| t.pred_text) {
+            _ if named => format!("I know {} {}", hits.len(), plural(&what)),
+            Some(Predicate::HasBlockType) => format!("{} things are made of {what}", hits.len()),
+            _ => format!("{} things are {what}", hits.len()),
+        };
+        return list(turn, &heading, &hits);
     }
     let id = first.id;
     let _ = turn.memory.attend(id, turn.tick);
@@ -193,8 +201,8 @@ fn near_look(h: &crate::memory::Hit, t: Vec3) -> bool {
     }
 }
 
-/// "I know 3 towers: the red tower at (1, 5, 2), …".
-fn list(turn: &Turn, what: &str, hits: &[&crate::memory::Hit]) -> String {
+/// "I know 3 towers: the red tower at (1, 5, 2), …" (`heading`: "I know 3 towers").
+fn list(turn: &Turn, heading: &str, hits: &[&crate::memory::Hit]) -> String {
     const LISTED: usize = 8;
     let said: Vec<String> = hits
         .iter()
@@ -205,7 +213,7 @@ fn list(turn: &Turn, what: &str, hits: &[&crate::memory::Hit]) -> String {
         })
         .collect();
     let more = if hits.len() > LISTED { format!(" and {} more", hits.len() - LISTED) } else { String::new() };
-    format!("I know {} {}: {}{more}.", hits.len(), plural(what), said.join(", "))
+    format!("{heading}: {}{more}.", said.join(", "))
 }
 
 /// Which of the things built a question asks about.

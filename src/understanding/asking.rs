@@ -135,8 +135,20 @@ fn name_of(words: &[&str]) -> Option<Filters> {
 
 /// "which things are towers", "what ones are red cubes", "list the towers": every such thing.
 fn which_things(words: &[&str]) -> Option<Filters> {
-    let n = lexicon().phrase_at(Class::WhichThings, words, 0)?;
-    let clause = thing(words, n, words.len())?;
+    let lx = lexicon();
+    let n = lx.phrase_at(Class::WhichThings, words, 0)?;
+    // "which things are red", "which stuff is made of wool": by colour or material alone.
+    let said = &words[n..];
+    let described = !said.is_empty() && said.len() <= MAX_THING_WORDS && said.iter().all(|w| lx.colour(w).is_some() || lx.material(w).is_some());
+    let clause = if described {
+        let triple = |i: usize| {
+            let p = if lx.colour(words[i]).is_some() { Predicate::HasColour } else { Predicate::HasBlockType };
+            WhereItem::Triple(Triple::new(p, Span::word(i)))
+        };
+        (n..words.len()).map(triple).collect()
+    } else {
+        thing(words, n, words.len())?
+    };
     about(clause, Some(Output::Kind(OutputKind::Memory)))
 }
 
@@ -220,6 +232,8 @@ mod tests {
         assert!(output("what 's frosty made of").is_some_and(|o| o.contains("BlockType")));
         assert!(output("what is the red tower built from").is_some_and(|o| o.contains("BlockType")));
         assert_eq!(output("which things are towers").as_deref(), Some("Memory"));
+        assert_eq!(output("which things are red").as_deref(), Some("Memory"));
+        assert_eq!(output("which stuff is made of wool").as_deref(), Some("Memory"));
         assert!(output("what colour is frosty").is_some_and(|o| o.contains("Colour")));
         assert!(output("how big is frosty").is_some_and(|o| o.contains("Height")));
         assert!(output("how tall 's the red tower").is_some_and(|o| o.contains("Height")));
