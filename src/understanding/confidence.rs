@@ -12,11 +12,13 @@ pub(super) struct FromWords {
     pub located: bool,
     /// A ranking ("the closest", "the tallest").
     pub ranked: bool,
+    /// A build's one colour or material, whichever the form calls it ([`super::details::said_plainly`]).
+    pub described: bool,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked
+        !self.measured.is_empty() || self.located || self.ranked || self.described
     }
 }
 
@@ -27,11 +29,13 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
     use crate::parser::decode::About;
     let log: f32 = choices
         .iter()
-        .filter(|c| c.about() != About::Measure)
+        // Measures were read from the words whenever anything was but a plain colour or material.
+        .filter(|c| c.about() != About::Measure || !(read.located || read.ranked || !read.measured.is_empty()))
         // When the location or a ranking was read from the words too, the parser's choices about
         // it go as well.
         .filter(|c| !(read.located && c.about() == About::Location))
         .filter(|c| !(read.ranked && c.about() == About::Ranking))
+        .filter(|c| !(read.described && matches!(c.token.as_str(), "v:has_colour" | "v:has_block_type")))
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.measured.contains(&k))))
         .map(|c| c.log_prob)
         .sum();

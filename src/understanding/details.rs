@@ -43,6 +43,24 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     true
 }
 
+/// Whether a build's one colour-or-material word ("a *gold* pyramid", "a *red* cube") is said
+/// plainly: then whether the form calls it a colour or a block type builds the same block, and
+/// the parser's doubt between the two is no doubt about what to build.
+pub fn said_plainly(action: &Action, tokens: &[String]) -> bool {
+    let Some(schematic) = action.schematic.as_ref().filter(|_| action.action_type == ActionType::Build) else { return false };
+    let items = schematic.and_items();
+    let said: Vec<Span> = items
+        .iter()
+        .filter_map(|i| match i {
+            WhereItem::Triple(t) if matches!(t.pred_text, Predicate::HasColour | Predicate::HasBlockType) => t.obj_span(),
+            _ => None,
+        })
+        .collect();
+    let [one] = said.as_slice() else { return false };
+    let words = one.words(tokens);
+    !words.is_empty() && words.iter().all(|w| canonical_colour(w).is_some() || is_material(w))
+}
+
 /// The details a player said that no span of the form points at — numbers, colours, compass
 /// words — for the bot to say it could not use them ("I didn't get what you meant by "7"").
 pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<String> {
@@ -70,6 +88,16 @@ mod tests {
         Action { schematic: Some(schematic), ..Action::new(ActionType::Build) }
     }
 
+    /// A build named by word 1 with word 0 as `said` (a colour or a block type).
+    fn named_with(said: Predicate, k: usize) -> Action {
+        let mut action = named(k);
+        let schematic = action.schematic.as_mut().unwrap();
+        let mut items = schematic.and_items();
+        items.push(WhereItem::Triple(Triple::new(said, Span::word(0))));
+        schematic.set_and_items(items);
+        action
+    }
+
     #[test]
     fn a_colour_or_material_no_span_points_at_is_added() {
         let t = tokenize("build a 3 by 3 by 3 red cube of stone");
@@ -86,6 +114,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(unused(&lf, &tokenize("build a red cube 7 high")), ["red", "7"]);
+        // One colour or material, said plainly: whichever the form calls it.
+        assert!(said_plainly(&named_with(Predicate::HasColour, 1), &tokenize("gold pyramid")));
+        assert!(said_plainly(&named_with(Predicate::HasBlockType, 1), &tokenize("red cube")));
+        assert!(!said_plainly(&named_with(Predicate::HasColour, 1), &tokenize("really tall")));
         // Not a build: left alone.
         let mut dig = Action { schematic: Some(Schematic::default()), ..Action::new(ActionType::Dig) };
         assert!(!repair(&mut dig, &t, 0..t.len()));

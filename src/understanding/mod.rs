@@ -462,10 +462,12 @@ impl Understanding {
         let mut changed = false;
         let mut located = false;
         let mut ranked = false;
+        let mut described = false;
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             changed |= giving::repair_spawn(action, &tokens);
             changed |= details::repair(action, &tokens, step.clone());
+            described |= details::said_plainly(action, &tokens);
             // The ranking and the name it ranks are read from the words ("the closest green
             // tower"): the parser's doubts about them no longer count.
             let rank = superlative::repair(action, &tokens, step.clone());
@@ -499,7 +501,7 @@ impl Understanding {
                 }
             }
         }
-        (r, FromWords { measured: covered, located, ranked })
+        (r, FromWords { measured: covered, located, ranked, described })
     }
 }
 
