@@ -83,6 +83,12 @@ pub fn core(normalized: &str) -> Option<String> {
         {
             words.drain(..n);
         }
+        // Praise before a new request ("nice!! call it casa", "awesome now build a wall").
+        let lx = lexicon();
+        let next_starts = |w: &str| [Class::CommandStart, Class::StepVerb, Class::CallVerb, Class::Opening].into_iter().any(|c| lx.is(c, w));
+        if words.len() > 1 && lx.is(Class::Praise, words[0]) && next_starts(words[1]) {
+            words.drain(..1);
+        }
         if words.len() == len {
             break;
         }
@@ -188,6 +194,9 @@ mod tests {
         for line in ["hang on stop for a sec", "woah woah hold up", "thats enough cancel please", "wait do n't", "ok stop stop", "hold it right there"] {
             assert!(is_stop(line), "{line}");
         }
+        assert_eq!(core("nice call it casa").as_deref(), Some("call it casa"));
+        assert_eq!(core("awesome now build a wall").as_deref(), Some("build a wall"));
+        assert_eq!(core("nice tower"), None);
         for line in ["do n't stop", "stop building the tower", "wait what", "hold the door", "build a tower"] {
             assert!(!is_stop(line), "{line}");
         }
