@@ -152,34 +152,7 @@ impl Asked {
                     done(Next::Amend { key, chat, lf, said: None, again })
                 }
             }
-            Waiting::Which { chat, lf, choices } => {
-                // "build a small lime sphere": a command of its own, opening with its verb, is no
-                // answer even when a word of it ("small") would pick a choice.
-                let lx = lexicon();
-                let verb = words.first().is_some_and(|w| lx.verb(w).is_some() || lx.is(Class::CommandStart, w));
-                if verb && line.dialogue_type() == Some(DialogueType::HumanGiveCommand) {
-                    return done(Next::New { note: Some("Okay, forget my question.") });
-                }
-                if let Some(k) = choose(words, &choices).or_else(|| line.choice_in_world(&choices)) {
-                    return done(Next::Retry { chat, lf, prefer: choices[k].id });
-                }
-                if yes_no(words) == Some(false) {
-                    return done(Next::Say("Okay, never mind.".into()));
-                }
-                match line.dialogue_type() {
-                    Some(DialogueType::HumanGiveCommand) => done(Next::New { note: Some("Okay, forget my question.") }),
-                    // A question back ("what is that?", "what can you do?") is answered, and the
-                    // bot keeps waiting for the choice.
-                    Some(DialogueType::GetMemory | DialogueType::GetCapabilities | DialogueType::BotCapabilities) => {
-                        Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Which { chat, lf, choices } }) }
-                    }
-                    _ => {
-                        let labels: Vec<&str> = choices.iter().map(|c| c.label.as_str()).collect();
-                        let again = format!("Sorry, which one? {}", labels.join(" or "));
-                        Step { next: Next::Say(again), still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Which { chat, lf, choices } }) }
-                    }
-                }
-            }
+            Waiting::Which { chat, lf, choices } => which(Asked { speaker, asked_tick, waiting: Waiting::Which { chat, lf, choices } }, words, line, now),
         }
     }
 }
@@ -196,6 +169,40 @@ fn no_then(words: &[String]) -> Option<String> {
     let rest = words.get(at..).filter(|r| !r.is_empty())?;
     let cancels = lx.phrase_at(Class::No, rest, 0).is_some() || lx.is(Class::Cancel, &rest.join(" "));
     (!cancels).then(|| rest.join(" "))
+}
+
+/// The "which one?" arm of [`Asked::answer`] (`asked` holds a [`Waiting::Which`]).
+fn which(asked: Asked, words: &[String], line: &mut dyn Reading, now: u64) -> Step {
+    let done = |next| Step { next, still: None };
+    let Asked { speaker, asked_tick, waiting: Waiting::Which { chat, lf, choices } } = asked else {
+        unreachable!("which() is only called with a Which question")
+    };
+    // "build a small lime sphere": a command of its own, opening with its verb, is no answer
+    // even when a word of it ("small") would pick a choice.
+    let lx = lexicon();
+    let verb = words.first().is_some_and(|w| lx.verb(w).is_some() || lx.is(Class::CommandStart, w));
+    if verb && line.dialogue_type() == Some(DialogueType::HumanGiveCommand) {
+        return done(Next::New { note: Some("Okay, forget my question.") });
+    }
+    if let Some(k) = choose(words, &choices).or_else(|| line.choice_in_world(&choices)) {
+        return done(Next::Retry { chat, lf, prefer: choices[k].id });
+    }
+    if yes_no(words) == Some(false) {
+        return done(Next::Say("Okay, never mind.".into()));
+    }
+    match line.dialogue_type() {
+        Some(DialogueType::HumanGiveCommand) => done(Next::New { note: Some("Okay, forget my question.") }),
+        // A question back ("what is that?", "what can you do?") is answered, and the bot keeps
+        // waiting for the choice.
+        Some(DialogueType::GetMemory | DialogueType::GetCapabilities | DialogueType::BotCapabilities) => {
+            Step { next: Next::New { note: None }, still: Some(Asked { speaker, asked_tick, waiting: Waiting::Which { chat, lf, choices } }) }
+        }
+        _ => {
+            let labels: Vec<&str> = choices.iter().map(|c| c.label.as_str()).collect();
+            let again = format!("Sorry, which one? {}", labels.join(" or "));
+            Step { next: Next::Say(again), still: Some(Asked { speaker, asked_tick: now, waiting: Waiting::Which { chat, lf, choices } }) }
+        }
+    }
 }
 
 /// "nah nvm", "no forget it": a no, then words that drop the question.
