@@ -486,6 +486,11 @@ impl Lexicon {
     pub fn size(&self, word: &str) -> Option<&str> {
         self.meaning(Group::Size, word)
     }
+
+    /// Does `word` describe a thing — a colour, a material or a size ("red", "stone", "big")?
+    pub fn describes(&self, word: &str) -> bool {
+        self.colour(word).is_some() || self.material(word).is_some() || self.size(word).is_some()
+    }
 }
 
 /// A relative direction by its lower-case name in the file.

@@ -166,9 +166,7 @@ pub fn only_things(normalized: &str) -> Option<String> {
     let lx = lexicon();
     let describes = |w: &&str| {
         lx.is(Class::Indefinite, w)
-            || lx.colour(w).is_some()
-            || lx.material(w).is_some()
-            || lx.meaning(crate::lexicon::Group::Size, w).is_some()
+            || lx.describes(w)
             || lx.value(crate::lexicon::Values::Number, w).is_some()
             || w.parse::<u32>().is_ok()
     };

@@ -198,10 +198,7 @@ pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool
         let (v, n) = read_number(&tokens[..end], k)?;
         // "2 red cubes", "a couple of small green cubes": words that describe may come between.
         let lx = lexicon();
-        let describes = |w: &str| {
-            w == "of" || lx.colour(w).is_some() || lx.material(w).is_some() || lx.meaning(crate::lexicon::Group::Size, w).is_some()
-        };
-        let noun = tokens[k + n..end].iter().find(|w| !describes(w))?;
+        let noun = tokens[k + n..end].iter().find(|w| *w != "of" && !lx.describes(w))?;
         // "10 blocks" is a distance or a size, never ten cubes.
         let unit = is_unit(noun);
         ((2..=12).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))

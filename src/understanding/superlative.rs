@@ -110,14 +110,13 @@ fn rank_named(filters: &mut Filters, tokens: &[String], step: &Range<usize>) -> 
         _ => None,
     })?;
     let span = name.obj_span().expect("checked");
-    let describes = |w: &str| lx.colour(w).is_some() || lx.material(w).is_some() || lx.meaning(Group::Size, w).is_some();
     // The ranking word, right after an article: inside the name ("stand on top of *the tallest*
     // thing", a name that swallowed the words before it), or before it with only describing
     // words ("yellow", "stone", "big") between.
     let first = step.start.max(span.start.saturating_sub(4)).max(1);
     let k = (first..=span.end.min(tokens.len().saturating_sub(1))).find(|&k| {
         let ranked = ranking(&tokens[k]).is_some() && lx.is(Class::Article, &tokens[k - 1]);
-        ranked && (k >= span.start || tokens[k + 1..span.start].iter().all(|w| describes(w)))
+        ranked && (k >= span.start || tokens[k + 1..span.start].iter().all(|w| lx.describes(w)))
     })?;
     let (attribute, polarity) = ranking(&tokens[k])?;
     if k >= span.start {
