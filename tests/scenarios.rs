@@ -76,15 +76,29 @@ fn say_only_scenarios_pass_at_least_the_shipped_models_record() {
     assert!(run.passed + 1 >= recorded, "say-only: {} scenarios passed, the shipped model recorded {recorded}\n{}", run.passed, run.stdout);
 }
 
-/// How players really talk (`tests/scenarios/phrasings/`): sizes, typos, sequences, pauses,
-/// praise, questions. The pass count may fall at most two below the one recorded with the model
-/// (a parse right at a confidence threshold may tip on another machine), and must stay at 90 %.
+/// How players really talk (`tests/scenarios/phrasings/dev/`): sizes, typos, sequences, pauses,
+/// praise, questions — the half we tune on. The pass count may fall at most two below the one
+/// recorded with the model (a parse right at a confidence threshold may tip on another machine),
+/// and must stay at 90 %.
 #[test]
-fn player_phrasings_pass_at_least_the_recorded_count() {
-    let recorded = recorded("phrasings_passed");
-    let run = Run::of(&["--say-only", "tests/scenarios/phrasings"]);
+fn player_phrasings_we_tune_on_pass_at_least_the_recorded_count() {
+    let recorded = recorded("phrasings_dev_passed");
+    let run = Run::of(&["--say-only", "tests/scenarios/phrasings/dev"]);
     let (passed, failed, stdout) = (run.passed, run.failed, &run.stdout);
-    assert!(passed + failed >= 150, "the suite has at least 150 phrasings: {stdout}");
+    assert!(passed + failed >= 150, "the dev half has at least 150 phrasings: {stdout}");
     assert!(passed + 2 >= recorded, "phrasings: {passed} passed, the shipped model recorded {recorded}\n{stdout}");
     assert!(passed * 10 >= (passed + failed) * 9, "phrasings: {passed} of {} passed, under 90 %\n{stdout}", passed + failed);
+}
+
+/// The other half (`tests/scenarios/phrasings/test/`) is reported, never tuned on: this test says
+/// how many passed and keeps the figure from sliding, but does not name the lines that failed, so
+/// nobody fixes the bot for them one by one (the README quotes this share).
+#[test]
+fn player_phrasings_held_out_pass_at_90_percent_and_are_not_listed() {
+    let recorded = recorded("phrasings_test_passed");
+    let run = Run::of(&["--say-only", "tests/scenarios/phrasings/test"]);
+    let (passed, failed) = (run.passed, run.failed);
+    assert!(passed + failed >= 150, "the test half has at least 150 phrasings, ran {}", passed + failed);
+    assert!(passed + 2 >= recorded, "held-out phrasings: {passed} passed, the shipped model recorded {recorded}");
+    assert!(passed * 10 >= (passed + failed) * 9, "held-out phrasings: {passed} of {} passed, under 90 %", passed + failed);
 }
