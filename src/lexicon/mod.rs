@@ -338,6 +338,23 @@ impl Lexicon {
         entries.flat_map(|e| e.phrases.iter().flatten().map(String::as_str))
     }
 
+    /// Every entry of the section called `section` in the file, whatever its kind (a class's
+    /// words, a group's words of every meaning, a table's words): what the training corpus draws
+    /// a `{lex:SECTION}` slot from.
+    pub fn entries(&self, section: &str) -> Option<&[String]> {
+        let at = |names: Vec<&'static str>| names.iter().position(|&name| name == section);
+        if let Some(i) = at(Class::ALL.iter().map(|c| c.section()).collect()) {
+            return Some(&self.classes[i].words);
+        }
+        if let Some(i) = at(Group::ALL.iter().map(|g| g.section()).collect()) {
+            return Some(&self.groups[i].1.words);
+        }
+        if let Some(i) = at(Values::ALL.iter().map(|v| v.section()).collect()) {
+            return Some(&self.values[i].0.words);
+        }
+        at(Texts::ALL.iter().map(|t| t.section()).collect()).map(|i| self.texts[i].0.words.as_slice())
+    }
+
     /// Is `word` (a word or a phrase, any case) an entry of `class`?
     pub fn is(&self, class: Class, word: &str) -> bool {
         self.classes[class as usize].find(word).is_some()

@@ -1,7 +1,7 @@
 //! Training and evaluating the neural parser.
 //!
-//! - Data: loading and splitting the annotated commands ([`data`]), the templated command
-//!   generator ([`templates`]).
+//! - Data: loading and splitting the annotated commands ([`data`]); the generated [`corpus`]:
+//!   our templates expanded ([`templates`]) and written again as players type ([`variants`]).
 //! - One network: the training loop ([`trainer`]) with what it prepares before the first step
 //!   ([`prepare`]), its loss ([`loss`]), learning-rate [`schedule`], resumable optimizer
 //!   ([`adamw`]), checkpoints ([`checkpoint`]) and saved models ([`save`]).
@@ -18,6 +18,7 @@ pub mod adamw;
 pub mod average;
 pub mod checkpoint;
 pub mod checkpoint_model;
+pub mod corpus;
 pub mod data;
 pub mod ensemble;
 pub mod eval;
@@ -30,3 +31,4 @@ pub mod save;
 pub mod schedule;
 pub mod templates;
 pub mod trainer;
+pub mod variants;

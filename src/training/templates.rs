@@ -32,6 +32,9 @@ pub struct Template {
     pub text: Vec<Piece>,
     pub json: Value,
     pub source: String,
+    /// The phrasing class it belongs to: its file's name ("sizes", "relations"); empty when
+    /// parsed alone.
+    pub class: String,
 }
 
 /// A piece of template text.
@@ -90,13 +93,20 @@ pub fn parse_template(line: &str) -> Result<Template> {
             }
         })
         .collect();
-    Ok(Template { text, json, source: line.to_string() })
+    Ok(Template { text, json, source: line.to_string(), class: String::new() })
 }
 
-/// Draws a filler for a slot (`{shape2}` draws from `shape`); `num` and `coords` are generated.
+/// Draws a filler for a slot (`{shape2}` draws from `shape`); `num` and `coords` are generated,
+/// `lex:SECTION` draws an entry of that lexicon section and `anyname` any word at all.
 fn fill(slot: &str, slots: &Slots, rng: &mut StdRng) -> Option<Vec<String>> {
     let base = slot.trim_end_matches(|c: char| c.is_ascii_digit());
+    if let Some(section) = base.strip_prefix("lex:") {
+        let entries = crate::lexicon::lexicon().entries(section)?;
+        return entries.choose(rng).map(|e| crate::logical_form::tokenize(e));
+    }
+    // lexicon: the template format's built-in slot names, not chat words.
     match base {
+        "anyname" => Some(any_name(slots, rng)),
         "num" => Some(vec![rng.random_range(1..=30).to_string()]),
         // Half near the origin with a ground-level height (how players type what they read off
         // the debug screen in a small world), half anywhere.
@@ -109,6 +119,21 @@ fn fill(slot: &str, slots: &Slots, rng: &mut StdRng) -> Option<Vec<String>> {
             (0..3).map(|_| rng.random_range(-200..=200).to_string()).collect()
         }),
         _ => slots.get(base)?.choose(rng).cloned(),
+    }
+}
+
+/// A name as players give them: a name from the `newname` list, any word the lexicon knows
+/// ("stop", "red", "tower": a name is never what the word usually means), or a made-up word.
+fn any_name(slots: &Slots, rng: &mut StdRng) -> Vec<String> {
+    // lexicon: syllables of made-up names, which are no words of chat.
+    const SYLLABLES: [&str; 12] = ["ka", "zo", "rim", "bel", "tu", "sna", "gor", "pi", "lux", "mo", "ve", "dra"];
+    match rng.random_range(0..3) {
+        0 => slots.get("newname").and_then(|names| names.choose(rng)).cloned().unwrap_or_else(|| vec!["bob".into()]),
+        1 => {
+            let words: Vec<&str> = crate::lexicon::lexicon().chat_words().filter(|w| w.len() >= 3 && w.chars().all(char::is_alphabetic)).collect();
+            vec![words.choose(rng).copied().unwrap_or("bob").to_string()]
+        }
+        _ => vec![(0..rng.random_range(2..=3)).map(|_| *SYLLABLES.choose(rng).unwrap_or(&"ka")).collect()],
     }
 }
 
@@ -196,6 +221,12 @@ fn try_expand(template: &Template, slots: &Slots, rng: &mut StdRng) -> std::resu
 /// Reads every `*.txt` template file in `dir` (and `slots.txt`), then draws `n` examples,
 /// cycling through the templates so each is used about equally.
 pub fn generate_from_dir(dir: &Path, n: usize, seed: u64) -> Result<Vec<Example>> {
+    let (templates, slots) = read_dir(dir)?;
+    Ok(generate(&templates, &slots, n, seed))
+}
+
+/// Every template in `dir` (each with its file's name as its class) and the slot lists.
+pub fn read_dir(dir: &Path) -> Result<(Vec<Template>, Slots)> {
     let mut slots = builtin_slots();
     let mut templates = Vec::new();
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -210,11 +241,12 @@ pub fn generate_from_dir(dir: &Path, n: usize, seed: u64) -> Result<Vec<Example>
             parse_slots(&text, &mut slots);
             continue;
         }
+        let class = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            templates.push(parse_template(line)?);
+            templates.push(Template { class: class.clone(), ..parse_template(line)? });
         }
     }
-    Ok(generate(&templates, &slots, n, seed))
+    Ok((templates, slots))
 }
 
 /// Draws `n` examples from the templates, cycling through them so each is used about equally.
@@ -222,6 +254,11 @@ pub fn generate_from_dir(dir: &Path, n: usize, seed: u64) -> Result<Vec<Example>
 /// as it has succeeded: never-valid templates go quickly, while a template whose choices are only
 /// sometimes invalid (a size word that does not fit an attribute, say) keeps being sampled.
 pub fn generate(templates: &[Template], slots: &Slots, n: usize, seed: u64) -> Vec<Example> {
+    generate_indexed(templates, slots, n, seed).into_iter().map(|(_, example)| example).collect()
+}
+
+/// [`generate`], each example with the index of the template it came from.
+pub fn generate_indexed(templates: &[Template], slots: &Slots, n: usize, seed: u64) -> Vec<(usize, Example)> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(n);
     let mut failures = vec![0usize; templates.len()];
@@ -237,7 +274,7 @@ pub fn generate(templates: &[Template], slots: &Slots, n: usize, seed: u64) -> V
         match expand(&templates[t], slots, &mut rng) {
             Some(example) => {
                 successes[t] += 1;
-                out.push(example);
+                out.push((t, example));
             }
             None => {
                 failures[t] += 1;
