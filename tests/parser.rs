@@ -83,6 +83,18 @@ fn without_validation_rows_the_last_epoch_is_kept() {
     assert_eq!(weights(dir.path(), "model.safetensors"), weights(dir.path(), "checkpoint.safetensors"));
 }
 
+/// The recipe validates every 10th epoch and the last, only to watch the run: an epoch that is
+/// not validated is never taken for the best.
+#[test]
+fn validation_every_few_epochs_scores_those_epochs_and_the_last() {
+    let examples = templates::generate_from_dir(Path::new("data/templates"), 32, 4).unwrap();
+    let opts = trainer::Options { epochs: 5, valid_every: 2, ..tiny_options() };
+    let (_, report) = trainer::train(&examples, &examples[..4], &opts, None, trainer::Start::Fresh).unwrap();
+    // Epochs 2, 4 and 5.
+    assert_eq!(report.epoch_valid.len(), 3, "{:?}", report.epoch_valid);
+    assert!([2, 4, 5].contains(&report.best_epoch), "best epoch {}", report.best_epoch);
+}
+
 #[test]
 fn fine_tuning_starts_from_a_saved_model_and_grows_its_output_vocabulary() {
     let examples = templates::generate_from_dir(Path::new("data/templates"), 64, 5).unwrap();

@@ -97,6 +97,14 @@ impl Report {
     }
 
 
+    /// Exact match on the rows `range` of the evaluated set (in input order): the held-out rows
+    /// past the first 500 are the ones no run of the old recipe chose an epoch on.
+    pub fn rows(&self, range: std::ops::Range<usize>) -> Tally {
+        let mut tally = Tally::default();
+        self.records.iter().take(range.end).skip(range.start).for_each(|r| tally.add(r.correct));
+        tally
+    }
+
     /// The `q`-quantile of the latencies (0 ≤ q ≤ 1).
     pub fn latency(&self, q: f64) -> f64 {
         if self.latencies_ms.is_empty() {
