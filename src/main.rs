@@ -55,6 +55,10 @@ enum Command {
         /// Parser model directory (default: the model shipped in the binary).
         #[arg(long)]
         model: Option<PathBuf>,
+        /// Switch these rules of understanding off (comma-separated; `craftmate-lab rules` measures
+        /// what each adds over the parser).
+        #[arg(long, value_delimiter = ',', value_name = "RULES")]
+        rules_off: Vec<String>,
     },
     /// Train the semantic parser the way the shipped one was made (every network, combined, f16)
     /// and print its score on the held-out split; `--single` trains one network.
@@ -89,6 +93,10 @@ enum Command {
         /// sequences, measures).
         #[arg(long)]
         raw: bool,
+        /// Switch these rules of understanding off (comma-separated; `craftmate-lab rules` measures
+        /// what each adds over the parser).
+        #[arg(long, value_delimiter = ',', value_name = "RULES")]
+        rules_off: Vec<String>,
     },
     /// One answer from the configured language model (see craftmate.example.toml), made safe for
     /// chat; GGUF models print tokens/s to stderr.
@@ -140,14 +148,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cli::bench::run(area, model.as_deref(), minutes, lines)
         }
         Command::CheckData { file } => cli::check_data::run(&file),
-        Command::Scenario { paths, json, say_only, model } => {
+        Command::Scenario { paths, json, say_only, model, rules_off } => {
+            switch_off(&rules_off)?;
             cli::scenario::run(&paths, json, say_only, model.as_deref())
         }
         Command::Train(args) => cli::train::run(args),
         Command::EvalParser(args) => cli::eval_parser::run(args),
         Command::ExportLearned { memory, out } => cli::export_learned::run(&memory, out.as_deref()),
-        Command::Parse { text, model, beam, explain, raw } => cli::parse::run(&text, model.as_deref(), beam, explain, raw),
+        Command::Parse { text, model, beam, explain, raw, rules_off } => {
+            switch_off(&rules_off)?;
+            cli::parse::run(&text, model.as_deref(), beam, explain, raw)
+        }
         Command::Chat(args) => cli::chat::run(&args),
         Command::Connect(args) => cli::connect::run(&args),
     }
+}
+
+/// Switches the named rules of understanding off before any line is read.
+fn switch_off(rules: &[String]) -> anyhow::Result<()> {
+    if rules.is_empty() {
+        return Ok(());
+    }
+    craftmate::understanding::rules::switch_off(rules).map_err(anyhow::Error::msg)
 }

@@ -12,7 +12,7 @@ use crate::lexicon::{Class, lexicon};
 use crate::logical_form::{Action, ActionType, Coreference, Filters, Location, ReferenceObject, RelativeDirection, Span};
 
 /// Writes the location a pointing relation in `step` says into the action. Returns whether it did.
-pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
+fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
     use ActionType::{Build, Dig, Move, Spawn};
     let kind = action.action_type;
     if !matches!(kind, Build | Move | Dig | Spawn) {

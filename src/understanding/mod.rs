@@ -30,7 +30,9 @@ pub mod giving;
 pub mod measures;
 pub mod names;
 pub mod naming;
+mod prepare;
 pub mod relation;
+pub mod rules;
 pub mod sequence;
 pub mod spelling;
 pub mod step;
@@ -38,9 +40,11 @@ pub mod superlative;
 
 use confidence::{FromWords, confidence_without};
 use exact::ExactTable;
+use prepare::{normalized, rewritten};
+use rules::{Rule, on};
 use spelling::Speller;
 
-use crate::logical_form::{Action, ActionType, DialogueType, LogicalForm, Span, normalize, tokenize};
+use crate::logical_form::{Action, ActionType, DialogueType, LogicalForm, Span, tokenize};
 use crate::parser::Parser;
 
 /// Where a form came from.
@@ -104,15 +108,6 @@ fn checked(text: &str, form: LogicalForm) -> Option<LogicalForm> {
     crate::logical_form::validate(text, &form).ok().map(|()| form)
 }
 
-/// "x=10 y=5 z=-5", "x: 10, y: 5, z: -5": coordinates with their axis names, as the three numbers
-/// the annotations write.
-fn plain_coordinates(chat: &str) -> String {
-    static XYZ: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)\bx\s*[=:]?\s*(-?\d+)\s*,?\s*y\s*[=:]?\s*(-?\d+)\s*,?\s*z\s*[=:]?\s*(-?\d+)").expect("a valid pattern")
-    });
-    XYZ.replace_all(chat, "$1 $2 $3").into_owned()
-}
-
 /// The words of a request without the politeness and small words around it ("could you …
 /// for me please"); `None` when there are none, or nothing would be left.
 fn core_range(tokens: &[String]) -> Option<std::ops::Range<usize>> {
@@ -141,53 +136,6 @@ fn core_range(tokens: &[String]) -> Option<std::ops::Range<usize>> {
     ((a, b) != (0, tokens.len())).then_some(a..b)
 }
 
-/// "4x4x4" and "10×3" as separate words, the way the measures and the parser read them.
-fn split_times(normalized: &str) -> String {
-    let times = |w: &str| {
-        let parts: Vec<&str> = w.split(['x', '×']).collect();
-        parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit()))
-    };
-    normalized
-        .split_whitespace()
-        .map(|w| if times(w) { w.split(['x', '×']).collect::<Vec<_>>().join(" x ") } else { w.to_string() })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Steps said as sentences or after commas ("spawn a cow, build a tower", "dig here. then come
-/// back") joined with "then", which survives normalizing (punctuation does not).
-fn steps_by_punctuation(chat: &str) -> String {
-    static STEP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        let verbs = crate::lexicon::lexicon().words(crate::lexicon::Class::StepVerb).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
-        // After a comma, "a"/"an"/"another" starts a step too, borrowing the verb before ("build a
-        // blue cube here, a red one on top of it"); "a red, blue and green tower" stays one.
-        let articles = crate::lexicon::lexicon().words(crate::lexicon::Class::Indefinite).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
-        regex::Regex::new(&format!(r"(?i)\s*(?:[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})|[,;]\s+(?:and\s+)?(?:then\s+)?({articles}|another))\b")).expect("a valid pattern")
-    });
-    // Only after a step of its own: "hey bot, build a cube" is one step.
-    let mut out = String::new();
-    let mut last = 0;
-    // Where the step before this one starts: its verb may be the previous match's.
-    let mut step_start = 0;
-    for m in STEP.captures_iter(chat) {
-        let (Some(whole), Some(verb)) = (m.get(0), m.get(1).or_else(|| m.get(2))) else { continue };
-        let before = &chat[last..whole.start()];
-        let lx = crate::lexicon::lexicon();
-        // A step before (with a verb of its own, or borrowed: "…, then a blue cube on top of
-        // it, then a green one") makes this one a step too.
-        let has_verb = step_start > 0 || chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| lx.is(crate::lexicon::Class::StepVerb, &w.to_lowercase()));
-        out.push_str(before);
-        out.push_str(if has_verb { " then " } else { " " });
-        out.push_str(verb.as_str());
-        last = whole.end();
-        if has_verb {
-            step_start = verb.start();
-        }
-    }
-    out.push_str(&chat[last..]);
-    out
-}
-
 impl Understanding {
     pub fn new(parser: Option<Box<dyn Parser>>) -> Understanding {
         let exact = ExactTable::default_table();
@@ -203,8 +151,11 @@ impl Understanding {
 
     /// Step 1: the line in the annotations' convention, with measures split and typos fixed.
     pub fn prepare(&self, chat: &str) -> (String, Vec<(String, String)>) {
-        let fixed = self.speller.correct(&split_times(&normalize(&steps_by_punctuation(&plain_coordinates(chat)))));
-        (everyday::plain_verbs(&fixed.text), fixed.fixes)
+        if !on(Rule::Spelling) {
+            return (self.prepare_unfixed(chat), Vec::new());
+        }
+        let fixed = self.speller.correct(&normalized(chat));
+        (rewritten(&fixed.text), fixed.fixes)
     }
 
     /// The line as prepared but with no typo fixed (shorthand is still written out): a fix can
@@ -212,7 +163,7 @@ impl Understanding {
     pub fn prepare_unfixed(&self, chat: &str) -> String {
         // Shorthand ("u", "whatd", "outta") is no guess: it is written out here too.
         let shorthand = SHORTHAND.get_or_init(Speller::shorthand_only);
-        everyday::plain_verbs(&shorthand.correct(&split_times(&normalize(&steps_by_punctuation(&plain_coordinates(chat))))).text)
+        rewritten(&shorthand.correct(&normalized(chat)).text)
     }
 
     /// Steps 2–4 for the line with its typos fixed (`fixed`) and without (`unfixed`): the fixed
@@ -239,17 +190,20 @@ impl Understanding {
         if let Some(lf) = self.exact.lookup(text) {
             return Some(self.measured(reading(text, lf.clone(), 1.0, Source::Known)).0);
         }
-        if let Some(core) = everyday::core(text)
+        if on(Rule::KnownCore)
+            && let Some(core) = everyday::core(text)
             && let Some(lf) = self.exact.lookup(&core)
         {
             return Some(reading(&core, lf.clone(), 1.0, Source::Known));
         }
-        if everyday::is_stop(text)
+        if on(Rule::Stop)
+            && everyday::is_stop(text)
             && let Some(lf) = self.exact.lookup("stop")
         {
             return Some(reading(text, lf.clone(), 1.0, Source::Known));
         }
-        if everyday::is_praise(text)
+        if on(Rule::Praise)
+            && everyday::is_praise(text)
             && let Some(lf) = self.exact.lookup("good job")
         {
             return Some(reading("good job", lf.clone(), 1.0, Source::Known));
@@ -259,29 +213,30 @@ impl Understanding {
         // The rules read the line, or else its core without the small words around it ("and
         // where is alice" is "where is alice"); a reading of the core is the core's words.
         let rules = |t: &str| {
-            giving::read(t)
-                .or_else(|| giving::read_spawn(t))
-                .or_else(|| naming::read(t))
-                .or_else(|| superlative::read(t))
-                .or_else(|| asking::read(t))
+            let rule = |r: Rule, read: fn(&str) -> Option<LogicalForm>| if on(r) { read(t) } else { None };
+            rule(Rule::Giving, giving::read)
+                .or_else(|| rule(Rule::Spawning, giving::read_spawn))
+                .or_else(|| rule(Rule::Naming, naming::read))
+                .or_else(|| rule(Rule::Superlative, superlative::read))
+                .or_else(|| rule(Rule::Asking, asking::read))
         };
         if one_step
             && let Some((t, lf)) = rules(text)
                 .map(|lf| (text.to_string(), lf))
-                .or_else(|| everyday::core(text).and_then(|c| rules(&c).map(|lf| (c, lf))))
+                .or_else(|| everyday::core(text).filter(|_| on(Rule::KnownCore)).and_then(|c| rules(&c).map(|lf| (c, lf))))
         {
             return Some(reading(&t, lf, 1.0, Source::Known));
         }
-        if everyday::is_what_built(text) {
+        if !on(Rule::History) {
+            // Without the history rules a question about the bot's doings goes to the parser.
+        } else if everyday::is_what_built(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::GetMemory), 1.0, Source::WhatBuilt));
-        }
-        if everyday::is_asked_me(text) {
+        } else if everyday::is_asked_me(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::AskedMe));
-        }
-        if everyday::is_did_you(text) {
+        } else if everyday::is_did_you(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::DidYou));
         }
-        if everyday::is_how_to(text) {
+        if on(Rule::HowTo) && everyday::is_how_to(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::HowTo));
         }
         None
@@ -293,11 +248,15 @@ impl Understanding {
             return Some(r);
         }
         let parser = self.parser.as_ref()?;
-        if let Some(r) = self.read_pointing(text) {
+        if on(Rule::Pointing)
+            && let Some(r) = self.read_pointing(text)
+        {
             return Some(r);
         }
         // "two blue spheres pls": only things to build, read as "build …".
-        if let Some(build) = everyday::only_things(text) {
+        if on(Rule::OnlyThings)
+            && let Some(build) = everyday::only_things(text)
+        {
             return self.read_prepared(&build);
         }
         let parsed = self.parse_core(text, parser.parse(text));
@@ -308,7 +267,7 @@ impl Understanding {
         let commands = if best.lf.dialogue_type == DialogueType::HumanGiveCommand { best.lf.actions().len() } else { 0 };
         // Several steps: each read on its own, kept when the whole line lost a step or was
         // less sure than its least sure step.
-        if steps.len() > 1 && commands <= steps.len() {
+        if on(Rule::Steps) && steps.len() > 1 && commands <= steps.len() {
             let mut parts = Vec::new();
             let mut confidence = 1.0f32;
             let mut verb: Option<String> = None;
@@ -364,7 +323,7 @@ impl Understanding {
     /// whole line. Politeness never changes what a request asks; the parser saw it rarely.
     fn parse_core(&self, text: &str, whole: crate::parser::Parsed) -> crate::parser::Parsed {
         let tokens = tokenize(text);
-        let Some(core) = core_range(&tokens) else { return whole };
+        let Some(core) = core_range(&tokens).filter(|_| on(Rule::Core)) else { return whole };
         let Some(parser) = self.parser.as_ref() else { return whole };
         let mut p = parser.parse(&tokens[core.clone()].join(" "));
         // A core that opens with a command verb ("yo bro *make me a shelter* real quick its
@@ -465,30 +424,26 @@ impl Understanding {
         let mut described = false;
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
-            changed |= giving::repair_spawn(action, &tokens);
-            changed |= details::repair(action, &tokens, step.clone());
-            described |= details::said_plainly(action, &tokens);
+            changed |= on(Rule::SpawnRepair) && giving::repair_spawn(action, &tokens);
+            if on(Rule::Details) {
+                changed |= details::repair(action, &tokens, step.clone());
+                described |= details::said_plainly(action, &tokens);
+            }
             // The ranking and the name it ranks are read from the words ("the closest green
             // tower"): the parser's doubts about them no longer count.
-            let rank = superlative::repair(action, &tokens, step.clone());
+            let rank = if on(Rule::RankingRepair) { superlative::repair(action, &tokens, step.clone()) } else { Vec::new() };
             changed |= !rank.is_empty();
             ranked |= !rank.is_empty();
             covered.extend(rank);
-            let pointed = coreference::repair(action, &tokens, step.clone());
-            changed |= pointed;
-            located |= pointed;
-            let typed = coordinates::repair(action, &tokens, step.clone());
-            changed |= typed;
-            located |= typed;
-            let moved = distance::repair(action, &tokens, step.clone());
-            changed |= !moved.is_empty();
-            located |= !moved.is_empty();
-            let related = relation::repair(action, &tokens, step.clone());
-            changed |= related;
-            located |= related;
+            let typed = on(Rule::Coordinates) && coordinates::repair(action, &tokens, step.clone());
+            let moved = if on(Rule::Distance) { distance::repair(action, &tokens, step.clone()) } else { Vec::new() };
+            let related = on(Rule::Relation) && relation::repair(action, &tokens, step.clone());
+            // A pointing relation ("on top of it") was written before the parse (`read_pointing`).
+            changed |= typed || !moved.is_empty() || related;
+            located |= typed || !moved.is_empty() || related;
             covered.extend(moved);
-            changed |= measures::count(action, &tokens, step.clone());
-            let found = measures::repair(action, &tokens, step);
+            changed |= on(Rule::Count) && measures::count(action, &tokens, step.clone());
+            let found = if on(Rule::Measures) { measures::repair(action, &tokens, step) } else { Vec::new() };
             changed |= !found.is_empty();
             covered.extend(found.into_iter().flat_map(|m| m.words));
         }
@@ -509,41 +464,6 @@ impl Understanding {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn punctuation_between_steps_becomes_then() {
-        assert_eq!(steps_by_punctuation("spawn a cow, build a tower and then come to me"), "spawn a cow then build a tower and then come to me");
-        assert_eq!(steps_by_punctuation("Dig a hole. Then come back!"), "Dig a hole then come back!");
-        assert_eq!(steps_by_punctuation("build a red, blue and green tower"), "build a red, blue and green tower");
-        assert_eq!(
-            steps_by_punctuation("build a blue cube here, a red one on top of it and a green one on top of that"),
-            "build a blue cube here then a red one on top of it and a green one on top of that"
-        );
-        assert_eq!(
-            steps_by_punctuation("build a red cube here, then a blue cube on top of it, then a green cube on top of that"),
-            "build a red cube here then a blue cube on top of it then a green cube on top of that"
-        );
-        assert_eq!(steps_by_punctuation("go to 41.5 64 3"), "go to 41.5 64 3");
-        assert_eq!(steps_by_punctuation("hey bot, build a blue cube"), "hey bot build a blue cube");
-        assert_eq!(
-            steps_by_punctuation("dig a hole at 8 4 8, fill it with water, then build a glass wall next to it"),
-            "dig a hole at 8 4 8 then fill it with water then build a glass wall next to it"
-        );
-    }
-
-    #[test]
-    fn coordinates_with_axis_names_are_plain_numbers() {
-        assert_eq!(plain_coordinates("build a red cube at x=10 y=5 z=-5"), "build a red cube at 10 5 -5");
-        assert_eq!(plain_coordinates("go to X: 3, Y: 64, Z: -2"), "go to 3 64 -2");
-        assert_eq!(plain_coordinates("a 4 x 4 x 4 cube"), "a 4 x 4 x 4 cube");
-    }
-
-    #[test]
-    fn measures_written_together_are_split() {
-        assert_eq!(split_times("a 4x4x4 cube"), "a 4 x 4 x 4 cube");
-        assert_eq!(split_times("a 10×3 wall"), "a 10 x 3 wall");
-        assert_eq!(split_times("an xbox x 3"), "an xbox x 3");
-    }
 
     #[test]
     fn known_lines_and_their_cores_need_no_parser() {

@@ -7,7 +7,8 @@
 //! - [`compare`]: two models' `eval-parser --dump`s compared row by row (McNemar's exact test);
 //! - [`pack`]: a BERT model folder packed as the parser's pretrained word features;
 //! - [`models`]: the recipe's model-making steps one at a time (a run's last epoch, weight
-//!   averages, ensembles, f16 copies).
+//!   averages, ensembles, f16 copies);
+//! - [`rules`]: what each hand-written rule of understanding still adds over the parser.
 //!
 //! Experiments that were tried and not shipped are recorded in `models/parser/CARD.md`, not kept
 //! as code.
@@ -17,6 +18,7 @@ mod compare;
 mod data_ceiling;
 mod models;
 mod pack;
+mod rules;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,6 +79,9 @@ enum Command {
         #[arg(value_name = "RUN")]
         run: PathBuf,
     },
+    /// Run scenario suites with each rule of understanding switched off in turn: the scenarios
+    /// each rule still wins over the parser alone (a markdown table).
+    Rules(rules::Args),
     /// Copy a parser model directory with its networks' weights stored as 16-bit floats.
     HalfModel {
         /// Output model directory (new, or empty).
@@ -113,5 +118,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::EnsembleModels { out, models } => models::ensemble(&models, &out),
         Command::CheckpointModel { out, run } => models::checkpoint_model(&run, &out),
         Command::HalfModel { out, model } => models::half(&model, &out),
+        Command::Rules(args) => rules::run(&args),
     }
 }

@@ -1,0 +1,123 @@
+//! Step 1 of understanding: the chat line in the annotations' convention before anything reads
+//! it — coordinates with axis names as three numbers, steps said after commas joined with
+//! "then", "4x4x4" split into its numbers, and the lexicon's rewrites applied. Each is a rule
+//! with a switch ([`super::rules`]).
+
+use super::everyday;
+use super::rules::{Rule, on};
+use crate::logical_form::normalize;
+
+/// "x=10 y=5 z=-5", "x: 10, y: 5, z: -5": coordinates with their axis names, as the three numbers
+/// the annotations write.
+fn plain_coordinates(chat: &str) -> String {
+    static XYZ: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\bx\s*[=:]?\s*(-?\d+)\s*,?\s*y\s*[=:]?\s*(-?\d+)\s*,?\s*z\s*[=:]?\s*(-?\d+)").expect("a valid pattern")
+    });
+    XYZ.replace_all(chat, "$1 $2 $3").into_owned()
+}
+
+/// "4x4x4" and "10×3" as separate words, the way the measures and the parser read them.
+fn split_times(normalized: &str) -> String {
+    let times = |w: &str| {
+        let parts: Vec<&str> = w.split(['x', '×']).collect();
+        parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && p.len() <= 6 && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    normalized
+        .split_whitespace()
+        .map(|w| if times(w) { w.split(['x', '×']).collect::<Vec<_>>().join(" x ") } else { w.to_string() })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Steps said as sentences or after commas ("spawn a cow, build a tower", "dig here. then come
+/// back") joined with "then", which survives normalizing (punctuation does not).
+fn steps_by_punctuation(chat: &str) -> String {
+    static STEP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        let verbs = crate::lexicon::lexicon().words(crate::lexicon::Class::StepVerb).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
+        // After a comma, "a"/"an"/"another" starts a step too, borrowing the verb before ("build a
+        // blue cube here, a red one on top of it"); "a red, blue and green tower" stays one.
+        let articles = crate::lexicon::lexicon().words(crate::lexicon::Class::Indefinite).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
+        regex::Regex::new(&format!(r"(?i)\s*(?:[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})|[,;]\s+(?:and\s+)?(?:then\s+)?({articles}|another))\b")).expect("a valid pattern")
+    });
+    // Only after a step of its own: "hey bot, build a cube" is one step.
+    let mut out = String::new();
+    let mut last = 0;
+    // Where the step before this one starts: its verb may be the previous match's.
+    let mut step_start = 0;
+    for m in STEP.captures_iter(chat) {
+        let (Some(whole), Some(verb)) = (m.get(0), m.get(1).or_else(|| m.get(2))) else { continue };
+        let before = &chat[last..whole.start()];
+        let lx = crate::lexicon::lexicon();
+        // A step before (with a verb of its own, or borrowed: "…, then a blue cube on top of
+        // it, then a green one") makes this one a step too.
+        let has_verb = step_start > 0 || chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| lx.is(crate::lexicon::Class::StepVerb, &w.to_lowercase()));
+        out.push_str(before);
+        out.push_str(if has_verb { " then " } else { " " });
+        out.push_str(verb.as_str());
+        last = whole.end();
+        if has_verb {
+            step_start = verb.start();
+        }
+    }
+    out.push_str(&chat[last..]);
+    out
+}
+
+/// The chat normalized: coordinates with axis names and steps after punctuation first (they need
+/// the marks), then "4x4x4" split.
+pub(super) fn normalized(chat: &str) -> String {
+    let mut line = chat.to_string();
+    if on(Rule::AxisNames) {
+        line = plain_coordinates(&line);
+    }
+    if on(Rule::StepPunctuation) {
+        line = steps_by_punctuation(&line);
+    }
+    let line = normalize(&line);
+    if on(Rule::SplitTimes) { split_times(&line) } else { line }
+}
+
+/// The lexicon's rewrites applied ([`everyday::plain_verbs`]).
+pub(super) fn rewritten(text: &str) -> String {
+    if on(Rule::Rewrites) { everyday::plain_verbs(text) } else { text.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn punctuation_between_steps_becomes_then() {
+        assert_eq!(steps_by_punctuation("spawn a cow, build a tower and then come to me"), "spawn a cow then build a tower and then come to me");
+        assert_eq!(steps_by_punctuation("Dig a hole. Then come back!"), "Dig a hole then come back!");
+        assert_eq!(steps_by_punctuation("build a red, blue and green tower"), "build a red, blue and green tower");
+        assert_eq!(
+            steps_by_punctuation("build a blue cube here, a red one on top of it and a green one on top of that"),
+            "build a blue cube here then a red one on top of it and a green one on top of that"
+        );
+        assert_eq!(
+            steps_by_punctuation("build a red cube here, then a blue cube on top of it, then a green cube on top of that"),
+            "build a red cube here then a blue cube on top of it then a green cube on top of that"
+        );
+        assert_eq!(steps_by_punctuation("go to 41.5 64 3"), "go to 41.5 64 3");
+        assert_eq!(steps_by_punctuation("hey bot, build a blue cube"), "hey bot build a blue cube");
+        assert_eq!(
+            steps_by_punctuation("dig a hole at 8 4 8, fill it with water, then build a glass wall next to it"),
+            "dig a hole at 8 4 8 then fill it with water then build a glass wall next to it"
+        );
+    }
+
+    #[test]
+    fn coordinates_with_axis_names_are_plain_numbers() {
+        assert_eq!(plain_coordinates("build a red cube at x=10 y=5 z=-5"), "build a red cube at 10 5 -5");
+        assert_eq!(plain_coordinates("go to X: 3, Y: 64, Z: -2"), "go to 3 64 -2");
+        assert_eq!(plain_coordinates("a 4 x 4 x 4 cube"), "a 4 x 4 x 4 cube");
+    }
+
+    #[test]
+    fn measures_written_together_are_split() {
+        assert_eq!(split_times("a 4x4x4 cube"), "a 4 x 4 x 4 cube");
+        assert_eq!(split_times("a 10×3 wall"), "a 10 x 3 wall");
+        assert_eq!(split_times("an xbox x 3"), "an xbox x 3");
+    }
+}
