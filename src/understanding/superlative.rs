@@ -105,11 +105,11 @@ pub fn repair(action: &mut crate::logical_form::Action, tokens: &[String], step:
 fn rank_named(filters: &mut Filters, tokens: &[String], step: &Range<usize>) -> Option<Range<usize>> {
     let lx = lexicon();
     let Some(WhereClause::And(items)) = filters.where_clause.as_mut() else { return None };
-    let name = items.iter_mut().find_map(|i| match i {
-        WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some() => Some(t),
+    let is_name = |i: &WhereItem| matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some());
+    let span = items.iter().find_map(|i| match i {
+        WhereItem::Triple(t) if is_name(i) => t.obj_span(),
         _ => None,
     })?;
-    let span = name.obj_span().expect("checked");
     // The ranking word, right after an article: inside the name ("stand on top of *the tallest*
     // thing", a name that swallowed the words before it), or before it with only describing
     // words ("yellow", "stone", "big") between.
@@ -119,16 +119,22 @@ fn rank_named(filters: &mut Filters, tokens: &[String], step: &Range<usize>) -> 
         ranked && (k >= span.start || tokens[k + 1..span.start].iter().all(|w| lx.describes(w)))
     })?;
     let (attribute, polarity) = ranking(&tokens[k])?;
+    // The ranking word describes nothing: "the biggest cube" has no size called "biggest".
+    let before = items.len();
+    items.retain(|i| is_name(i) || !matches!(i, WhereItem::Triple(t) if t.obj_span() == Some(Span::new(k, k))));
+    let undescribed = items.len() != before;
     if k >= span.start {
         if k == span.end {
             return None;
         }
-        *name = Triple::new(Predicate::HasName, Span::new(k + 1, span.end));
+        if let Some(WhereItem::Triple(name)) = items.iter_mut().find(|i| is_name(i)) {
+            *name = Triple::new(Predicate::HasName, Span::new(k + 1, span.end));
+        }
     }
     let argval = ArgVal { polarity, quantity: Quantity { attribute: Some(Attribute::Name(attribute)), location: None } };
     let already = matches!(&filters.selector, Some(SelectorArg::Selector(s)) if matches!(&s.return_quantity, Some(ReturnQuantity::Ranked(r)) if r.argval == argval));
     if already && k < span.start {
-        return None;
+        return undescribed.then_some(k..span.end + 1);
     }
     let selector = Selector { return_quantity: Some(ReturnQuantity::Ranked(Ranked { argval })), ..Selector::default() };
     filters.selector = Some(SelectorArg::Selector(Box::new(selector)));
@@ -156,5 +162,22 @@ mod tests {
         assert!(read("what 's the smallest house").is_some());
         assert!(read("build the tallest tower").is_none());
         assert!(read("which is the tallest tower near the red house").is_none());
+    }
+
+    #[test]
+    fn a_ranking_word_is_no_size_of_the_thing() {
+        // How the parser reads "destroy the biggest cube": ranked by size, and "biggest" also
+        // taken for the cube's size, which no cube has.
+        let tokens = crate::logical_form::tokenize("destroy the biggest cube");
+        let mut action: crate::logical_form::Action = serde_json::from_value(serde_json::json!({
+            "action_type": "DESTROY",
+            "reference_object": {"text_span": [0, [2, 3]], "filters": {
+                "selector": {"return_quantity": {"argval": {"polarity": "MAX", "quantity": {"attribute": "SIZE"}}}},
+                "where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}, {"pred_text": "has_size", "obj_text": [0, [2, 2]]}]}}}
+        }))
+        .unwrap();
+        assert_eq!(repair(&mut action, &tokens, 0..tokens.len()), vec![2, 3]);
+        let form = serde_json::to_string(&action).unwrap();
+        assert!(!form.contains("has_size") && form.contains("has_name") && form.contains("MAX"), "{form}");
     }
 }
