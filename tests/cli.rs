@@ -225,7 +225,8 @@ fn train_runs_the_whole_recipe_and_scores_the_combined_model() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert!(stdout.contains("training 2 networks"), "{stdout}");
     let done = stdout.lines().find(|l| l.starts_with("done in ")).unwrap_or_else(|| panic!("{stdout}"));
-    assert!(done.contains("exact match") && done.contains("the shipped model"), "{done}");
+    assert!(done.contains("exact match"), "{done}");
+    assert!(stdout.contains("this model") && stdout.contains("the shipped model") && stdout.contains("whole split"), "{stdout}");
     // The finished model is an ensemble of the two networks in f16, with the features it reads.
     let model = out.join("model");
     assert!(model.join("partners/01/model.safetensors").is_file() && model.join("features/model.safetensors").is_file());
