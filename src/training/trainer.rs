@@ -331,7 +331,7 @@ pub fn train(
             break;
         }
         let validate = !valid_set.is_empty() && ((epoch + 1) % opts.valid_every.max(1) == 0 || epoch + 1 == opts.epochs);
-        let score = if validate { eval::evaluate(&parser, valid_set).overall.percent() } else { f64::NAN };
+        let score = if validate { eval::evaluate(&parser, valid_set).overall.percent() } else { 0.0 };
         if validate {
             state.epoch_valid.push(score);
         }
