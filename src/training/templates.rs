@@ -130,8 +130,11 @@ fn any_name(slots: &Slots, rng: &mut StdRng) -> Vec<String> {
     match rng.random_range(0..3) {
         0 => slots.get("newname").and_then(|names| names.choose(rng)).cloned().unwrap_or_else(|| vec!["bob".into()]),
         1 => {
-            let words: Vec<&str> = crate::lexicon::lexicon().chat_words().filter(|w| w.len() >= 3 && w.chars().all(char::is_alphabetic)).collect();
-            vec![words.choose(rng).copied().unwrap_or("bob").to_string()]
+            // Every word the lexicon knows, gathered once for the whole draw.
+            static WORDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+                crate::lexicon::lexicon().chat_words().filter(|w| w.len() >= 3 && w.chars().all(char::is_alphabetic)).collect()
+            });
+            vec![WORDS.choose(rng).copied().unwrap_or("bob").to_string()]
         }
         _ => vec![(0..rng.random_range(2..=3)).map(|_| *SYLLABLES.choose(rng).unwrap_or(&"ka")).collect()],
     }

@@ -227,14 +227,17 @@ impl Understanding {
         {
             return Some(reading(&t, lf, 1.0, Source::Known));
         }
-        if !on(Rule::History) {
-            // Without the history rules a question about the bot's doings goes to the parser.
-        } else if everyday::is_what_built(text) {
-            return Some(reading(text, LogicalForm::new(DialogueType::GetMemory), 1.0, Source::WhatBuilt));
-        } else if everyday::is_asked_me(text) {
-            return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::AskedMe));
-        } else if everyday::is_did_you(text) {
-            return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::DidYou));
+        // Questions about the bot's own doings, answered from its history.
+        if on(Rule::History) {
+            if everyday::is_what_built(text) {
+                return Some(reading(text, LogicalForm::new(DialogueType::GetMemory), 1.0, Source::WhatBuilt));
+            }
+            if everyday::is_asked_me(text) {
+                return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::AskedMe));
+            }
+            if everyday::is_did_you(text) {
+                return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::DidYou));
+            }
         }
         if on(Rule::HowTo) && everyday::is_how_to(text) {
             return Some(reading(text, LogicalForm::new(DialogueType::Noop), 1.0, Source::HowTo));
