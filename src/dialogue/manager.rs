@@ -180,6 +180,13 @@ impl DialogueManager {
             replies.push(answer);
             return replies;
         }
+        // "where are you and what are you doing": each question answered in turn.
+        if let Some(parts) = self.several_questions(cx, chat) {
+            for part in parts {
+                replies.extend(self.handle(cx, &part));
+            }
+            return replies;
+        }
         // The line as typed: its punctuation still tells steps apart ("spawn a cow, build a tower").
         let started = std::time::Instant::now();
         let reading = self.understand(cx.speaker, cx.memory, chat);
@@ -298,7 +305,7 @@ impl DialogueManager {
 
     /// A logical form for the chat: a scenario's override, what the player taught, then
     /// [`Understanding`].
-    fn understand(&self, speaker: &str, memory: &Memory, chat: &str) -> Option<Understood> {
+    pub(super) fn understand(&self, speaker: &str, memory: &Memory, chat: &str) -> Option<Understood> {
         let normalized = normalize(chat);
         if let Some((_, _, lf)) = self.overrides.iter().rev().find(|(s, t, _)| s == speaker && *t == normalized) {
             return Some(Understood { text: normalized, lf: lf.clone(), confidence: 1.0, source: Source::Given, fixes: Vec::new() });

@@ -6,7 +6,7 @@
 //! the bot's own name where it only addresses the bot ("hey Helper, come here"). A line is handled in a
 //! [`context`]: who said it, the world, memory and the task stack. [`last`] keeps what the bot
 //! made of the last line, for the web view; [`lessons`] keeps what players taught it; [`steps`] keeps the rest of a line of several
-//! steps, each interpreted when it starts; [`thinking`] holds small talk the language model is
+//! steps, each interpreted when it starts; `several` answers several questions asked in one line; [`thinking`] holds small talk the language model is
 //! working on, one request per player.
 
 pub mod about_me;
@@ -17,6 +17,7 @@ pub mod last;
 pub mod lessons;
 pub mod manager;
 pub mod say;
+mod several;
 pub mod steps;
 pub mod thinking;
 pub mod waiting;

@@ -41,7 +41,29 @@ pub fn cardinal(c: Compass) -> Pos {
     Pos::new(dx, 0, dz)
 }
 
-/// A compass word for a unit step ("north", "up"…), for answers.
+/// `n` blocks along a horizontal unit step: a diagonal step ("northeast") keeps the distance,
+/// n/√2 blocks along each axis, so "100 blocks northwest" is 100 blocks away, not 141.
+pub fn along(step: Pos, n: i32) -> Pos {
+    let per_axis = if step.x != 0 && step.z != 0 { (f64::from(n) / std::f64::consts::SQRT_2).round() as i32 } else { n };
+    Pos::new(step.x * per_axis, step.y * n, step.z * per_axis)
+}
+
+/// The unit step of the eight compass ways nearest to a horizontal offset: a diagonal when
+/// the offset lies within 22.5° of one (tan 22.5° ≈ 0.414), so "33 blocks northwest" is said
+/// of (-24, -23), never "west".
+pub fn heading(dx: f64, dz: f64) -> Pos {
+    let (ax, az) = (dx.abs(), dz.abs());
+    let sign = |v: f64| if v < 0.0 { -1 } else { 1 };
+    if az <= ax * 0.414 {
+        Pos::new(sign(dx), 0, 0)
+    } else if ax <= az * 0.414 {
+        Pos::new(0, 0, sign(dz))
+    } else {
+        Pos::new(sign(dx), 0, sign(dz))
+    }
+}
+
+/// A compass word for a unit step ("north", "northeast", "up"…), for answers.
 pub fn compass(step: Pos) -> &'static str {
     match (step.x.signum(), step.y.signum(), step.z.signum()) {
         (0, 1, 0) => "up",
@@ -50,6 +72,10 @@ pub fn compass(step: Pos) -> &'static str {
         (-1, _, 0) => "west",
         (0, _, 1) => "south",
         (0, _, -1) => "north",
+        (1, _, -1) => "northeast",
+        (-1, _, -1) => "northwest",
+        (1, _, 1) => "southeast",
+        (-1, _, 1) => "southwest",
         _ => "nowhere",
     }
 }
@@ -73,5 +99,12 @@ mod tests {
         assert_eq!(forward(Look::new(30.0, 80.0)), Pos::new(0, 0, 1), "looking down still has a heading");
         assert_eq!(offset(RelativeDirection::Near, south), None);
         assert_eq!(compass(Pos::new(0, 0, -1)), "north");
+        assert_eq!(compass(Pos::new(-1, 0, -1)), "northwest");
+        assert_eq!(compass(heading(-24.0, -23.0)), "northwest");
+        assert_eq!(compass(heading(-24.0, -5.0)), "west");
+        assert_eq!(compass(heading(3.0, 20.0)), "south");
+        // A diagonal keeps the distance said: 100 blocks northwest is 71 west and 71 north.
+        assert_eq!(along(cardinal(Compass::NorthWest), 100), Pos::new(-71, 0, -71));
+        assert_eq!(along(cardinal(Compass::East), 10), Pos::new(10, 0, 0));
     }
 }

@@ -196,7 +196,7 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
             let (dx, dz) = ((base.x - from.x).signum(), (base.z - from.z).signum());
             let step = if dx == 0 && dz == 0 { directions::forward(turn.speaker_look) } else { Pos::new(dx, 0, dz) };
             let n = steps.unwrap_or(8);
-            t.pos = base + Pos::new(step.x * n, 0, step.z * n);
+            t.pos = base + directions::along(Pos::new(step.x, 0, step.z), n);
         }
         Some(RelativeDirection::Outside) => {
             // Just outside the thing, on the side facing the speaker.
@@ -220,7 +220,7 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
                         // Out of the anchor's box, then the asked number of steps (default 2 clear).
                         let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);
                         let n = steps.unwrap_or(if purpose == Purpose::Move { 3 } else { 2 });
-                        t.pos = base + Pos::new(step.x * (clear + n), step.y * (clear + n), step.z * (clear + n));
+                        t.pos = base + directions::along(step, clear + n);
                     }
                 }
             }
@@ -247,7 +247,7 @@ pub fn with_said_offset(turn: &Turn, mut t: Target) -> Target {
     if t.step.is_none()
         && let Some((n, step)) = said(turn)
     {
-        t.pos = t.pos + Pos::new(step.x * n, 0, step.z * n);
+        t.pos = t.pos + directions::along(Pos::new(step.x, 0, step.z), n);
         t.step = Some(step);
         t.steps = Some(n);
     }

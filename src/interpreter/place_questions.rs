@@ -54,7 +54,7 @@ fn from_the_bot(bot: Vec3, p: Vec3) -> String {
     if d < 2.0 {
         return "right next to me".into();
     }
-    let step = if dx.abs() > dz.abs() { Pos::new(dx.signum() as i32, 0, 0) } else { Pos::new(0, 0, dz.signum() as i32) };
+    let step = directions::heading(dx, dz);
     format!("{d:.0} blocks {} of me", directions::compass(step))
 }
 

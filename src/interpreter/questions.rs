@@ -360,7 +360,7 @@ fn relative(turn: &Turn, p: Vec3) -> String {
     if d < 2.0 {
         return "right here".into();
     }
-    let step = if dx.abs() > dz.abs() { Pos::new(dx.signum() as i32, 0, 0) } else { Pos::new(0, 0, dz.signum() as i32) };
+    let step = directions::heading(dx, dz);
     format!("{:.0} blocks {} of you", d, directions::compass(step))
 }
 

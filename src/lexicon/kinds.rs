@@ -9,10 +9,23 @@ pub enum Compass {
     South,
     East,
     West,
+    NorthEast,
+    NorthWest,
+    SouthEast,
+    SouthWest,
 }
 
 impl Compass {
-    pub const ALL: [Compass; 4] = [Compass::North, Compass::South, Compass::East, Compass::West];
+    pub const ALL: [Compass; 8] = [
+        Compass::North,
+        Compass::South,
+        Compass::East,
+        Compass::West,
+        Compass::NorthEast,
+        Compass::NorthWest,
+        Compass::SouthEast,
+        Compass::SouthWest,
+    ];
 
     /// Its key in `[compass]`, and the word answers use.
     pub fn name(self) -> &'static str {
@@ -21,6 +34,10 @@ impl Compass {
             Compass::South => "south",
             Compass::East => "east",
             Compass::West => "west",
+            Compass::NorthEast => "northeast",
+            Compass::NorthWest => "northwest",
+            Compass::SouthEast => "southeast",
+            Compass::SouthWest => "southwest",
         }
     }
 
@@ -28,13 +45,17 @@ impl Compass {
         Compass::ALL.into_iter().find(|c| c.name() == name)
     }
 
-    /// The unit step, `(dx, dz)`.
+    /// The unit step, `(dx, dz)`: one block along each axis it names (a diagonal moves on both).
     pub fn offset(self) -> (i32, i32) {
         match self {
             Compass::North => (0, -1),
             Compass::South => (0, 1),
             Compass::East => (1, 0),
             Compass::West => (-1, 0),
+            Compass::NorthEast => (1, -1),
+            Compass::NorthWest => (-1, -1),
+            Compass::SouthEast => (1, 1),
+            Compass::SouthWest => (-1, 1),
         }
     }
 
@@ -42,9 +63,13 @@ impl Compass {
     pub fn yaw(self) -> f32 {
         match self {
             Compass::South => 0.0,
+            Compass::SouthWest => 45.0,
             Compass::West => 90.0,
+            Compass::NorthWest => 135.0,
             Compass::North => 180.0,
+            Compass::NorthEast => -135.0,
             Compass::East => -90.0,
+            Compass::SouthEast => -45.0,
         }
     }
 }

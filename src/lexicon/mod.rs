@@ -153,12 +153,16 @@ sections! {
         Counting = "counting",
         You = "you",
         QuestionOpening = "question_openings",
+        /// Words joining two questions in one line ("where are you *and* what are you doing").
+        QuestionJoint = "question_joints",
         /// More than one without a number ("some cows", "several pigs").
         Several = "several",
         /// Where a thing just named stood: "in its place", "where it was".
         InItsPlace = "in_its_place",
         /// How a request opens without changing what it asks ("could you", "i want you to").
         Request = "requests",
+        /// How a player says they want a thing ("i want a …", "can i have …").
+        Want = "wants",
         /// The small words of a question about finished work, around the thing it asks about.
         DidYouSmall = "did_you_small",
         /// Words about what players taught the bot ("learn", "taught").

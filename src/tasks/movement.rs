@@ -140,10 +140,19 @@ impl Task for Move {
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
         match self.walker.step(ctx) {
             Walk::Walking => Step::Continue,
-            Walk::Arrived => match self.settled_for {
-                Some(goal) => Step::Done(format!("I'm at {}, as close as I can get to {}.", ctx.world.agent_pos(), self.destination(goal))),
-                None => Step::Done(self.arrived.clone().unwrap_or_else(|| format!("I'm at {}.", ctx.world.agent_pos()))),
-            },
+            Walk::Arrived => {
+                // A walk a player asked for that climbed on scaffold ("go stand on top of the
+                // tower") leaves the pillar it stands above, and says so: "undo" takes it away.
+                let left = ctx.scaffold().len();
+                if self.settle && left > 0 {
+                    let block = ctx.limits.scaffold.name().replace('_', " ");
+                    ctx.note(format!("(I climbed up on a pillar of {left} {block} blocks; say \"undo\" to take it down.)"));
+                }
+                match self.settled_for {
+                    Some(goal) => Step::Done(format!("I'm at {}, as close as I can get to {}.", ctx.world.agent_pos(), self.destination(goal))),
+                    None => Step::Done(self.arrived.clone().unwrap_or_else(|| format!("I'm at {}.", ctx.world.agent_pos()))),
+                }
+            }
             Walk::Failed(reason) => Step::Failed(reason),
             Walk::NoWay { reason, closest: Some(near) } if self.settle && self.settled_for.is_none() => {
                 let goal = self.walker.goal().target();

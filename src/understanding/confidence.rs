@@ -14,11 +14,14 @@ pub(super) struct FromWords {
     pub ranked: bool,
     /// A build's one colour or material, whichever the form calls it ([`super::details::said_plainly`]).
     pub described: bool,
+    /// The words of things described as one run ("the yellow cube"): where the parser put the
+    /// name's first word ([`super::details::described_things`]).
+    pub named: Vec<usize>,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked || self.described
+        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty()
     }
 }
 
@@ -37,6 +40,7 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         .filter(|c| !(read.ranked && c.about() == About::Ranking))
         .filter(|c| !(read.described && matches!(c.token.as_str(), "v:has_colour" | "v:has_block_type")))
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.measured.contains(&k))))
+        .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.named.contains(&k))))
         .map(|c| c.log_prob)
         .sum();
     log.exp()

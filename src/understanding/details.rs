@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::logical_form::{Action, ActionType, Predicate, Span, Spans, Triple, WhereItem, covered};
+use crate::logical_form::{Action, ActionType, LocationArg, Predicate, ReferenceObject, Span, Spans, Triple, WhereClause, WhereItem, covered};
 use crate::world::Block;
 use crate::world::blocks::canonical_colour;
 
@@ -61,6 +61,40 @@ pub fn said_plainly(action: &Action, tokens: &[String]) -> bool {
     !words.is_empty() && words.iter().all(|w| canonical_colour(w).is_some() || is_material(w))
 }
 
+/// The words of each thing the action refers to whose description is one run of words ("go
+/// next to the *yellow cube*", "on top of the *red stone tower*"): a name with only colours and
+/// materials before it. Where the parser splits such a run into a name, a colour and a material
+/// is no doubt about which thing is meant: the interpreter reads the run as one name when the
+/// split finds nothing (`interpreter::reference::as_one_name`).
+pub fn described_things(action: &Action) -> Vec<usize> {
+    let mut things: Vec<&ReferenceObject> = action.reference_object.iter().filter_map(|r| r.as_object()).collect();
+    if let Some(LocationArg::Location(l)) = &action.location {
+        things.extend([&l.reference_object, &l.reference_object_1, &l.reference_object_2].into_iter().flatten().map(|r| &**r));
+    }
+    things.into_iter().filter_map(one_run).flatten().collect()
+}
+
+/// The words of a reference's description when they are one run ending in its name.
+fn one_run(thing: &ReferenceObject) -> Option<std::ops::RangeInclusive<usize>> {
+    let Some(WhereClause::And(items)) = thing.filters.as_ref()?.where_clause.as_ref() else { return None };
+    let mut named = None;
+    let mut spans = Vec::new();
+    for item in items {
+        let WhereItem::Triple(t) = item else { return None };
+        let span = t.obj_span()?;
+        match t.pred_text {
+            Predicate::HasName => named = Some(span),
+            Predicate::HasColour | Predicate::HasBlockType => {}
+            _ => return None,
+        }
+        spans.push(span);
+    }
+    let name = named?;
+    spans.sort_by_key(|s| s.start);
+    let joined = spans.windows(2).all(|w| w[1].start == w[0].end + 1);
+    (joined && spans.last() == Some(&name)).then(|| spans[0].start..=name.end)
+}
+
 /// The details a player said that no span of the form points at — numbers, colours, compass
 /// words — for the bot to say it could not use them ("I didn't get what you meant by "7"").
 pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<String> {
@@ -96,6 +130,20 @@ mod tests {
         items.push(WhereItem::Triple(Triple::new(said, Span::word(0))));
         schematic.set_and_items(items);
         action
+    }
+
+    #[test]
+    fn a_thing_said_as_colour_and_name_is_one_run_of_words() {
+        let form = |json: &str| crate::logical_form::validate_json("go next to the yellow cube", json).unwrap().actions()[0].clone();
+        // "yellow" a colour, "cube" the name: the run is words 4 and 5.
+        let split = form(r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"relative_direction": "NEAR", "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [5, 5]]}, {"pred_text": "has_colour", "obj_text": [0, [4, 4]]}]}}}}}]}"#);
+        assert_eq!(described_things(&split), [4, 5]);
+        // The whole run as the name: the same words.
+        let whole = form(r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [4, 5]]}]}}}}}]}"#);
+        assert_eq!(described_things(&whole), [4, 5]);
+        // A colour after the name, or a gap, is not one run.
+        let after = form(r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "MOVE", "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}, {"pred_text": "has_colour", "obj_text": [0, [5, 5]]}]}}}}}]}"#);
+        assert!(described_things(&after).is_empty());
     }
 
     #[test]

@@ -93,7 +93,9 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     if kind == Move && !compass {
         return Vec::new();
     }
-    let from = if kind == Move { FixedReference::Agent } else { FixedReference::Speaker };
+    // "walk 200 blocks south *of me*": said from the speaker, even for a walk.
+    let of_speaker = words.end > words.start + 1 && lexicon().is(Class::Me, &tokens[words.end - 1]);
+    let from = if kind == Move && !of_speaker { FixedReference::Agent } else { FixedReference::Speaker };
     let special = SpecialReferenceObject { fixed_value: Some(from), coordinates_span: None };
     action.set_location(Location {
         reference_object: Some(Box::new(ReferenceObject { special_reference: Some(SpecialReference::Object(special)), ..ReferenceObject::default() })),
@@ -136,6 +138,11 @@ mod tests {
         let t = tokenize("go 10 blocks north");
         assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
         assert_eq!(val(&a)["location"]["reference_object"]["special_reference"]["fixed_value"], json!("AGENT"));
+        // "… of me": from the speaker, a walk too.
+        let t = tokenize("walk 200 blocks south of me");
+        let mut a = act(json!({"action_type": "MOVE"}));
+        assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
+        assert_eq!(val(&a)["location"]["reference_object"]["special_reference"]["fixed_value"], json!("SPEAKER"));
         // From a thing the parser found: the distance and the direction are written in.
         let t = tokenize("build a green cube 5 blocks north of the red cube");
         let mut a = act(json!({"action_type": "BUILD", "location": {"relative_direction": "UP",

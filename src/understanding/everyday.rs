@@ -144,7 +144,7 @@ pub fn is_stop(normalized: &str) -> bool {
             i += n;
             continue;
         }
-        let small = [Class::StopTail, Class::Filler, Class::Politeness, Class::Opening, Class::Closing, Class::No];
+        let small = [Class::StopTail, Class::Filler, Class::Politeness, Class::Opening, Class::Closing, Class::No, Class::Request];
         match small.into_iter().find_map(|c| lx.phrase_at(c, &words, i)) {
             Some(n) => i += n,
             None => return false,
@@ -175,6 +175,21 @@ pub fn only_things(normalized: &str) -> Option<String> {
     (new_things && crate::schematics::is_known_shape(last) && !lx.is(Class::GenericThing, last)).then(|| format!("build {text}"))
 }
 
+/// "i want a wall that is 3 high", "can i have a lime green dome at 30 5 -30": a want
+/// (`[wants]`) and then a thing the bot can build, described only by counts, sizes, colours
+/// and materials before its shape, is a request to build it, as "build …". Other wants ("i
+/// want a cookie") stay what they are.
+pub fn wanted_things(normalized: &str) -> Option<String> {
+    let text = core(normalized).unwrap_or_else(|| normalized.to_string());
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lx = lexicon();
+    let n = lx.phrase_at(Class::Want, &words, 0)?;
+    let rest = &words[n..];
+    let shape = rest.iter().position(|w| !(lx.is(Class::Indefinite, w) || lx.describes(w) || w.parse::<u32>().is_ok()))?;
+    let thing = rest[shape];
+    (shape > 0 && crate::schematics::is_known_shape(thing) && !lx.is(Class::GenericThing, thing)).then(|| format!("build {}", rest.join(" ")))
+}
+
 /// "how do I make a furnace", "what's the recipe for a bed": a question about how to do
 /// something, not a command.
 pub fn is_how_to(normalized: &str) -> bool {
@@ -189,12 +204,16 @@ mod tests {
 
     #[test]
     fn stop_words_stop_however_they_are_wrapped() {
-        for line in ["hang on stop for a sec", "woah woah hold up", "thats enough cancel please", "wait do n't", "ok stop stop", "hold it right there"] {
+        for line in ["hang on stop for a sec", "woah woah hold up", "thats enough cancel please", "wait do n't", "ok stop stop", "hold it right there", "ok thats enough you can stop now thanks"] {
             assert!(is_stop(line), "{line}");
         }
         assert_eq!(core("nice call it casa").as_deref(), Some("call it casa"));
         assert_eq!(core("awesome now build a wall").as_deref(), Some("build a wall"));
         assert_eq!(core("nice tower"), None);
+        assert_eq!(wanted_things("i want a wall that is 3 high").as_deref(), Some("build a wall that is 3 high"));
+        assert_eq!(wanted_things("can i have 2 big red cubes here").as_deref(), Some("build 2 big red cubes here"));
+        assert_eq!(wanted_things("i want a cookie"), None);
+        assert_eq!(wanted_things("i want to go home"), None);
         for line in ["do n't stop", "stop building the tower", "wait what", "hold the door", "build a tower"] {
             assert!(!is_stop(line), "{line}");
         }

@@ -34,6 +34,7 @@ mod prepare;
 pub mod relation;
 pub mod rules;
 pub mod sequence;
+pub mod several;
 pub mod spelling;
 pub mod step;
 pub mod superlative;
@@ -175,7 +176,10 @@ impl Understanding {
         }
         let without = self.read_prepared(unfixed);
         let command = |r: &Option<Reading>| r.as_ref().is_some_and(|r| r.lf.dialogue_type == DialogueType::HumanGiveCommand);
+        let naming = |r: &Option<Reading>| r.as_ref().is_some_and(|r| r.lf.dialogue_type == DialogueType::PutMemory);
         match (&with, &without) {
+            // A name is any word, never a typo for a known one ("that red tower is zork now").
+            _ if naming(&with) && naming(&without) => without,
             (Some(w), _) if w.source == Source::Known => with,
             (_, Some(_)) if command(&without) && !command(&with) => without,
             (Some(w), Some(o)) if command(&with) == command(&without) && o.confidence > w.confidence => without,
@@ -262,6 +266,12 @@ impl Understanding {
         {
             return self.read_prepared(&build);
         }
+        // "i want a wall that is 3 high": a want of a thing to build.
+        if on(Rule::OnlyThings)
+            && let Some(build) = everyday::wanted_things(text)
+        {
+            return self.read_prepared(&build);
+        }
         let parsed = self.parse_core(text, parser.parse(text));
         let choices = parsed.choices;
         let mut best = reading(text, parsed.lf, parsed.confidence, Source::Parser);
@@ -328,19 +338,23 @@ impl Understanding {
         let tokens = tokenize(text);
         let Some(core) = core_range(&tokens).filter(|_| on(Rule::Core)) else { return whole };
         let Some(parser) = self.parser.as_ref() else { return whole };
-        let mut p = parser.parse(&tokens[core.clone()].join(" "));
+        let core_text = tokens[core.clone()].join(" ");
+        let mut p = parser.parse(&core_text);
+        // Both readings are judged as they will be acted on: without the parser's doubts about
+        // what the words say plainly ("go 15 blocks south *i guess*": the distance).
+        let (sure, whole_sure) = (self.sureness(&core_text, &p), self.sureness(text, &whole));
         // A core that opens with a command verb ("yo bro *make me a shelter* real quick its
         // getting dark") is a command even when the whole line looked like chit-chat.
         let commands = tokens.get(core.start).is_some_and(|w| crate::lexicon::lexicon().is(crate::lexicon::Class::CommandStart, w));
-        let over_chat = whole.lf.dialogue_type == DialogueType::Noop && commands && p.confidence >= CORE_OVER_CHAT;
+        let over_chat = whole.lf.dialogue_type == DialogueType::Noop && commands && sure >= CORE_OVER_CHAT;
         // A question or a naming under small words ("and where is alice", "ok so whats ruby
         // made of"): the words around it never make it chit-chat.
         let asks = matches!(p.lf.dialogue_type, DialogueType::GetMemory | DialogueType::PutMemory)
-            && p.confidence >= CORE_OVER_CHAT
+            && sure >= CORE_OVER_CHAT
             && (whole.lf.dialogue_type == DialogueType::Noop
                 || whole.lf.actions().iter().all(|a| a.action_type == ActionType::OtherAction) && !whole.lf.actions().is_empty()
-                || (whole.lf.dialogue_type == p.lf.dialogue_type && p.confidence > whole.confidence));
-        if !asks && ((p.confidence <= whole.confidence && !over_chat) || p.lf.dialogue_type != DialogueType::HumanGiveCommand) {
+                || (whole.lf.dialogue_type == p.lf.dialogue_type && sure > whole_sure));
+        if !asks && ((sure <= whole_sure && !over_chat) || p.lf.dialogue_type != DialogueType::HumanGiveCommand) {
             return whole;
         }
         let Some(lf) = checked(text, crate::logical_form::shifted(&p.lf, core.start)) else { return whole };
@@ -349,6 +363,13 @@ impl Understanding {
             c.words = c.words.map(|(a, b)| (a + core.start, b + core.start));
         }
         p
+    }
+
+    /// How sure a parse is once what the words say plainly was read from them (step 4): the
+    /// confidence the line would be acted on with.
+    fn sureness(&self, text: &str, parsed: &crate::parser::Parsed) -> f32 {
+        let (_, read) = self.measured(reading(text, parsed.lf.clone(), parsed.confidence, Source::Parser));
+        if read.any() && !parsed.choices.is_empty() { confidence_without(&parsed.choices, &read) } else { parsed.confidence }
     }
 
     /// A one-step command with a pointing relation ("build a green pillar next to it", "put a red
@@ -459,7 +480,8 @@ impl Understanding {
                 }
             }
         }
-        (r, FromWords { measured: covered, located, ranked, described })
+        let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
+        (r, FromWords { measured: covered, located, ranked, described, named })
     }
 }
 
@@ -491,7 +513,7 @@ mod tests {
             crate::parser::Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 1.0, choices: Vec::new() }
         }
         fn vocabulary(&self) -> Vec<String> {
-            ["carry", "on", "right", "now", "what", "are", "you", "doing"].iter().map(|w| w.to_string()).collect()
+            ["carry", "on", "right", "now", "what", "are", "you", "doing", "that", "red", "tower", "is", "fork"].iter().map(|w| w.to_string()).collect()
         }
     }
 
@@ -501,6 +523,10 @@ mod tests {
         let r = u.read("cary on").expect("known after the fix");
         assert_eq!(r.lf.actions()[0].action_type, crate::logical_form::ActionType::Resume);
         assert_eq!(r.fixes, vec![("cary".to_string(), "carry".to_string())]);
+        // A name is the player's word, never a typo for one the parser knows.
+        let r = u.read("that red tower is zork now").expect("a naming");
+        assert_eq!(r.lf.dialogue_type, DialogueType::PutMemory);
+        assert!(r.text.contains("zork"), "{}", r.text);
         // With no parser, only shorthand is expanded: ordinary words are never "fixed".
         let u = Understanding::new(None);
         assert_eq!(u.prepare("what r u doing right now").0, "what are you doing right now");

@@ -7,7 +7,7 @@
 use std::ops::Range;
 
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{Action, ActionType, RelativeDirection, Spans, covered};
+use crate::logical_form::{Action, ActionType, ReferenceObject, RelativeDirection, Span, Spans, TextValue, WhereClause, WhereItem, covered};
 
 /// The relation said in `step`, with its words: the first phrase of the lexicon's `[relations]`
 /// found (the longest at its place: "on the top of" before "on").
@@ -32,7 +32,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     if kind == Build && action.schematic.is_none() {
         return false;
     }
-    let Some((_, dir)) = said(tokens, step) else { return false };
+    let Some((words, dir)) = said(tokens, step) else { return false };
     let spans = action.location.as_ref().map(|l| covered(l, Spans::Pointed)).unwrap_or_default();
     if spans.iter().any(|&k| tokens.get(k).is_some_and(|w| lexicon().is(Class::Pointing, w))) {
         return false;
@@ -47,7 +47,32 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
         return false;
     }
     loc.relative_direction = Some(dir);
+    if let Some(thing) = loc.reference_object.as_deref_mut() {
+        names_without(thing, &words, tokens);
+    }
     true
+}
+
+/// The relation's words are never part of the thing's name: "on top of the red tower" read as
+/// a thing named "top of the red tower" is the red tower. A name (and the thing's span) that
+/// starts inside the relation starts after it and its article.
+fn names_without(thing: &mut ReferenceObject, relation: &Range<usize>, tokens: &[String]) {
+    let mut start = relation.end;
+    while tokens.get(start).is_some_and(|w| lexicon().is(Class::Article, w) || lexicon().is(Class::Determiner, w)) {
+        start += 1;
+    }
+    let moved = |s: Span| if relation.contains(&s.start) && start <= s.end { Span::new(start, s.end) } else { s };
+    if let Some(span) = thing.text_span {
+        thing.text_span = Some(moved(span));
+    }
+    let Some(WhereClause::And(items)) = thing.filters.as_mut().and_then(|f| f.where_clause.as_mut()) else { return };
+    for item in items {
+        if let WhereItem::Triple(t) = item
+            && let Some(TextValue::Span(span)) = t.obj_text.as_mut()
+        {
+            *span = moved(*span);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -78,6 +103,13 @@ mod tests {
         let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": {"relative_direction": "LEFT", "reference_object": thing()["reference_object"]}}));
         assert!(repair(&mut a, &t, 0..t.len()));
         assert_eq!(val(&a)["location"]["relative_direction"], json!("NEAR"));
+        // The relation read as part of the name: the name is the thing's own words.
+        let t = tokenize("build a white sphere on top of the red tower");
+        let named = json!({"reference_object": {"text_span": [0, [5, 9]], "filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [5, 9]]}]}}}});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": named}));
+        assert!(repair(&mut a, &t, 0..t.len()));
+        assert_eq!(val(&a)["location"]["reference_object"]["filters"]["where_clause"]["AND"][0]["obj_text"], json!([0, [8, 9]]));
+        assert_eq!(val(&a)["location"]["reference_object"]["text_span"], json!([0, [8, 9]]));
         // A thing "named" by a pronoun, or a build with nothing to build: left as it is.
         let t = tokenize("put a small glass dome on top of it");
         let it = json!({"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [8, 8]]}]}}}});

@@ -50,6 +50,8 @@ pub enum Rule {
     Core,
     /// A line of several steps read step by step ([`super::sequence`]).
     Steps,
+    /// Several questions in one line, each answered ([`super::several`]).
+    SeveralQuestions,
     /// The repairs of a parsed form from its words: spawn counts, colours and materials,
     /// rankings, coordinates, distances, relations, counts and measures.
     SpawnRepair,
@@ -63,7 +65,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 27] = [
+    pub const ALL: [Rule; 28] = [
         Rule::AxisNames,
         Rule::StepPunctuation,
         Rule::SplitTimes,
@@ -83,6 +85,7 @@ impl Rule {
         Rule::OnlyThings,
         Rule::Core,
         Rule::Steps,
+        Rule::SeveralQuestions,
         Rule::SpawnRepair,
         Rule::Details,
         Rule::RankingRepair,

@@ -8,7 +8,9 @@
 //! - [`pack`]: a BERT model folder packed as the parser's pretrained word features;
 //! - [`models`]: the recipe's model-making steps one at a time (a run's last epoch, weight
 //!   averages, ensembles, f16 copies);
-//! - [`rules`]: what each hand-written rule of understanding still adds over the parser.
+//! - [`rules`]: what each hand-written rule of understanding still adds over the parser;
+//! - [`habits`]: how the annotators' `text_span` habit changes through the file, and a parser's
+//!   exact match block by block.
 //!
 //! Experiments that were tried and not shipped are recorded in `models/parser/CARD.md`, not kept
 //! as code.
@@ -16,6 +18,7 @@
 mod ceiling;
 mod compare;
 mod data_ceiling;
+mod habits;
 mod models;
 mod pack;
 mod rules;
@@ -79,6 +82,10 @@ enum Command {
         #[arg(value_name = "RUN")]
         run: PathBuf,
     },
+    /// How the annotators' habit of writing `text_span` changes through the annotated file, block
+    /// by block, with each given `eval-parser --dump`'s exact match on the held-out rows of each
+    /// block (the late blocks write no spans, which the parser is not taught to copy).
+    Habits(habits::Args),
     /// Run scenario suites with each rule of understanding switched off in turn: the scenarios
     /// each rule still wins over the parser alone (a markdown table).
     Rules(rules::Args),
@@ -119,5 +126,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::CheckpointModel { out, run } => models::checkpoint_model(&run, &out),
         Command::HalfModel { out, model } => models::half(&model, &out),
         Command::Rules(args) => rules::run(&args),
+        Command::Habits(args) => habits::run(&args),
     }
 }

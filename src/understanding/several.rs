@@ -1,0 +1,73 @@
+//! Several questions in one line: "where are you and what are you doing", "how far is the red
+//! tower? how tall is it?". Players ask two things at once; each is read and answered on its
+//! own, in order, so the second is never lost. Only the cut is made here (at a question mark,
+//! or at a joining word such as "and" before a word that opens a question); whether every part really is a
+//! question is the dialogue's to check, with each part's reading.
+
+use super::rules::{Rule, on};
+use crate::lexicon::{Class, lexicon};
+use crate::logical_form::normalize;
+
+/// The parts of `chat` when it reads as several questions: two or more, each opening with a
+/// question word (`[question_openings]`); `None` otherwise.
+pub fn questions(chat: &str) -> Option<Vec<String>> {
+    if !on(Rule::SeveralQuestions) {
+        return None;
+    }
+    let lx = lexicon();
+    // A question opens with a question word, after any greeting or filler ("hey where r u").
+    let opens = |part: &[&str]| {
+        let mut k = 0;
+        while let Some(n) = [Class::Greeting, Class::Opening, Class::Filler].into_iter().find_map(|c| lx.phrase_at(c, part, k)) {
+            k += n;
+        }
+        part.get(k).is_some_and(|w| lx.is(Class::QuestionOpening, w)).then_some(k)
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for piece in chat.split('?') {
+        let text = normalize(piece);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        // "… and how tall is it", "… also what is it made of": a new question starts after a
+        // joining word (`[question_joints]`).
+        let mut start = 0;
+        let mut k = 1;
+        while k < words.len() {
+            match lx.phrase_at(Class::QuestionJoint, &words, k) {
+                Some(n) if opens(&words[k + n..]).is_some() => {
+                    parts.push(words[start..k].join(" "));
+                    start = k + n;
+                    k += n;
+                }
+                _ => k += 1,
+            }
+        }
+        if start < words.len() {
+            parts.push(words[start..].join(" "));
+        }
+    }
+    // Each question without the greeting before it: "hey" is no part of "where r u".
+    let asked: Option<Vec<String>> = parts
+        .iter()
+        .map(|p| {
+            let words: Vec<&str> = p.split_whitespace().collect();
+            opens(&words).map(|k| words[k..].join(" "))
+        })
+        .collect();
+    asked.filter(|a| a.len() > 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_questions_are_cut_at_and_or_a_question_mark() {
+        assert_eq!(questions("where are you and what are you doing").unwrap(), ["where are you", "what are you doing"]);
+        assert_eq!(questions("How far is the red tower? how tall is it?").unwrap(), ["how far is the red tower", "how tall is it"]);
+        assert_eq!(questions("hey where r u? r u busy?").unwrap(), ["where r u", "r u busy"]);
+        // One question, or a question and a command, is not cut.
+        assert_eq!(questions("what is the red tower and the blue tower made of"), None);
+        assert_eq!(questions("where are you"), None);
+        assert_eq!(questions("build a tower and where are you"), None);
+    }
+}
