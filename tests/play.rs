@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 fn play(input: &str) -> (i32, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
-        .args(["play", "--name", "alice"])
+        .args(["play", "--world", "flat", "--name", "alice"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -64,7 +64,7 @@ fn bad_input_gets_clear_answers_not_crashes() {
 #[test]
 fn odd_bytes_and_escapes_neither_end_the_session_nor_come_back() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
-        .args(["play", "--name", "alice"])
+        .args(["play", "--world", "flat", "--name", "alice"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -98,7 +98,7 @@ fn play_with(args: &[&str], input: &str) -> Vec<String> {
 
 #[test]
 fn talking_to_the_bot() {
-    let lines = play_with(&["play", "--name", "alice"], "/tp 6 5 0\ncome here\n/where\nwhat are you doing\nwhat can you build\n");
+    let lines = play_with(&["play", "--world", "flat", "--name", "alice"], "/tp 6 5 0\ncome here\n/where\nwhat are you doing\nwhat can you build\n");
     let said: Vec<&String> = lines.iter().filter(|l| l.starts_with("<craftmate>")).collect();
     assert!(said.iter().any(|l| l.contains("Here I am")), "{lines:?}");
     let where_line = lines.iter().find(|l| l.starts_with("* you are at (6, 5, 0), the bot is at")).unwrap();
@@ -115,13 +115,13 @@ fn memory_file_survives_a_restart() {
     let world = dir.path().join("world.json");
     let db_s = db.to_str().unwrap();
     // First run: a tower appears, the bot is told its name, the world is saved.
-    play_with(&["play", "--memory", db_s], &format!("/fill 0 5 4 0 9 4 red_wool\n/lookat 0 7 4\n/tick 2\n/save {}\n", world.display()));
+    play_with(&["play", "--world", "flat", "--memory", db_s], &format!("/fill 0 5 4 0 9 4 red_wool\n/lookat 0 7 4\n/tick 2\n/save {}\n", world.display()));
     // Second run: the bot still knows the tower (it was perceived and stored in the file).
-    let lines = play_with(&["play", "--memory", db_s], &format!("/load {}\n/tick 2\n/memory\n", world.display()));
+    let lines = play_with(&["play", "--world", "flat", "--memory", db_s], &format!("/load {}\n/tick 2\n/memory\n", world.display()));
     assert!(lines.iter().any(|l| l.starts_with("* #") && l.contains("red")), "{lines:?}");
     // A damaged memory file is refused with a clear error and left alone.
     std::fs::write(&db, b"this is not a database").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_craftmate")).args(["play", "--memory", db_s]).stdin(Stdio::null()).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_craftmate")).args(["play", "--world", "flat", "--memory", db_s]).stdin(Stdio::null()).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("bot.db"));
     assert_eq!(std::fs::read(&db).unwrap(), b"this is not a database");
@@ -138,13 +138,13 @@ fn a_restart_with_memory_keeps_the_world_the_names_and_the_history() {
     let db = dir.path().join("bot.db");
     let db_s = db.to_str().unwrap();
     let first = play_with(
-        &["play", "--name", "alice", "--memory", db_s],
+        &["play", "--world", "flat", "--name", "alice", "--memory", db_s],
         "build an orange cube\ncall this the pumpkin box\ntag it as ours\nbuild a red wall\n/quit\n",
     );
     assert!(said(&first).iter().any(|l| l.contains("the orange cube is the pumpkin box")), "{first:?}");
     // No /save, no /load: the world itself is kept in the memory file.
     let lines = play_with(
-        &["play", "--name", "alice", "--memory", db_s],
+        &["play", "--world", "flat", "--name", "alice", "--memory", db_s],
         "where is the pumpkin box\nhow big is the wall\nwhat was the last thing you did\nwhat did we build today\n/memory\n",
     );
     assert!(lines[0].contains("the world kept from last time"), "{lines:?}");
@@ -164,7 +164,7 @@ fn a_lesson_holds_after_a_restart_and_a_garbage_amendment_is_not_learned() {
     let db_s = db.to_str().unwrap();
     // Two lines the shipped parser is unsure of: each is asked back, answered no, then amended.
     let first = play_with(
-        &["play", "--name", "alice", "--memory", db_s],
+        &["play", "--world", "flat", "--name", "alice", "--memory", db_s],
         "make stairs going up 5 blocks\nno\nmake them 1 wide and out of oak\nnever mind\n\
          build a yellow tower far away\nno\nbuild a purple cube\nwhat have you learned\n/quit\n",
     );
@@ -176,7 +176,7 @@ fn a_lesson_holds_after_a_restart_and_a_garbage_amendment_is_not_learned() {
     assert!(bot.iter().any(|l| l.starts_with("<craftmate> I learned that") && !l.contains("stairs")), "{bot:?}");
     // After a restart the taught line is done at once; the other is asked back again, as before.
     let lines = play_with(
-        &["play", "--name", "alice", "--memory", db_s],
+        &["play", "--world", "flat", "--name", "alice", "--memory", db_s],
         "build a yellow tower far away\nmake stairs going up 5 blocks\nnever mind\nforget what i taught you\nbuild a yellow tower far away\n",
     );
     let bot = said(&lines);
@@ -189,7 +189,7 @@ fn a_lesson_holds_after_a_restart_and_a_garbage_amendment_is_not_learned() {
 /// `play` as alice on the memory file `db`, its stdin and stdout piped.
 fn play_on(db: &std::path::Path) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_craftmate"))
-        .args(["play", "--name", "alice", "--memory", db.to_str().unwrap()])
+        .args(["play", "--world", "flat", "--name", "alice", "--memory", db.to_str().unwrap()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -225,7 +225,7 @@ fn killed_mid_build(dir: &std::path::Path, delay: std::time::Duration) -> Vec<St
     std::thread::sleep(delay);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    play_with(&["play", "--name", "alice", "--memory", db.to_str().unwrap()], "no\nwhere is the pumpkin box\n/memory\n")
+    play_with(&["play", "--world", "flat", "--name", "alice", "--memory", db.to_str().unwrap()], "no\nwhere is the pumpkin box\n/memory\n")
 }
 
 #[test]
@@ -318,11 +318,24 @@ fn a_hundred_kills_at_random_moments_lose_nothing_committed() {
             mid_build += 1;
         }
     }
-    let lines = play_with(&["play", "--name", "alice", "--memory", db.to_str().unwrap()], "no\n/memory\n");
+    let lines = play_with(&["play", "--world", "flat", "--name", "alice", "--memory", db.to_str().unwrap()], "no\n/memory\n");
     assert!(lines[0].contains("the world kept from last time"), "{lines:?}");
     let memory = lines.join("\n");
     let lost: Vec<&String> = committed.iter().filter(|n| !memory.contains(n.as_str())).collect();
     assert!(lost.is_empty(), "names said before a kill but lost: {lost:?}\n{memory}");
     assert!(committed.len() >= 10 && mid_build >= 10, "kills came both after renames ({}) and mid-build ({mid_build})", committed.len());
     eprintln!("100 kills: {} after a rename was committed, {mid_build} mid-build; every restart opened, nothing committed lost", committed.len());
+}
+
+#[test]
+fn play_starts_in_a_natural_world_the_seed_makes_again() {
+    let run = |seed: &str| play_with(&["play", "--name", "alice", "--seed", seed], "/where\nwhat is at 0 -64 0\n/tick 5\n");
+    let (a, b) = (run("7"), run("7"));
+    assert!(a[0].contains("in a natural world (seed 7)"), "{a:?}");
+    let place = |lines: &[String]| lines.iter().find(|l| l.starts_with("* you are at")).cloned().unwrap();
+    assert_eq!(place(&a), place(&b), "the same seed, the same start");
+    assert!(a.iter().any(|l| l.contains("bedrock")), "bedrock at the bottom: {a:?}");
+    // The flat world is still there to choose.
+    let flat = play_with(&["play", "--world", "flat", "--name", "alice"], "/where\n");
+    assert!(flat[0].contains("in a flat world") && flat.iter().any(|l| l == "* you are at (3, 5, 0), the bot is at (0, 5, 0) (3.0 blocks away)"), "{flat:?}");
 }

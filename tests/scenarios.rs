@@ -49,7 +49,7 @@ fn recorded(key: &str) -> u64 {
 
 #[test]
 fn every_scenario_passes() {
-    let run = Run::of(&["tests/scenarios/harness", "tests/scenarios/actions", "tests/scenarios/dialogue"]);
+    let run = Run::of(&["tests/scenarios/harness", "tests/scenarios/actions", "tests/scenarios/dialogue", "tests/scenarios/natural"]);
     assert!(run.failures().is_empty(), "failing scenarios:\n{}\n\nstderr:\n{}", run.failures().join("\n"), run.stderr);
     assert_eq!(run.code, Some(0), "exit status\nstdout:\n{}\nstderr:\n{}", run.stdout, run.stderr);
     assert!(run.failed == 0 && run.passed >= 12, "expected the whole suite to pass\n{}", run.stdout);

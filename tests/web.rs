@@ -39,7 +39,7 @@ fn free_port() -> u16 {
 /// `craftmate play --web ADDR`, with its stdout lines readable; returns it and the printed URL.
 fn start_bot(addr: &str, memory: &Path) -> (Proc, String, Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_craftmate"))
-        .args(["play", "--name", "alice", "--web", addr, "--memory"])
+        .args(["play", "--name", "alice", "--world", "flat", "--web", addr, "--memory"])
         .arg(memory)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

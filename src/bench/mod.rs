@@ -5,6 +5,7 @@
 pub mod hostile;
 pub mod llm;
 pub mod memory;
+pub mod natural;
 pub mod parser;
 pub mod soak;
 pub mod tasks;

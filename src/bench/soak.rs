@@ -140,7 +140,7 @@ pub fn run(
     // As `play --memory` does: the memory file first, then the world kept beside it.
     drop(Memory::open(&path).map_err(std::io::Error::other)?);
     let store = WorldStore::open(&path).map_err(std::io::Error::other)?;
-    let mut session = Session::kept("alice", make_bot, false, Some(store)).map_err(std::io::Error::other)?;
+    let mut session = Session::kept("alice", make_bot, false, Some(store), crate::world::embedded::Preset::Flat).map_err(std::io::Error::other)?;
 
     let start = Instant::now();
     let end = start + Duration::from_secs_f64(minutes * 60.0);

@@ -10,6 +10,7 @@
 //!   scaffolding included) — how long it would take on a real server.
 //! - `tick_5_deep_stack_us`: one stack tick with 5 nested tasks (four loops around a Follow of a
 //!   player standing next to the agent), mean over many ticks.
+//! - the natural world's chunk, section, memory and start-up figures ([`super::natural`]).
 
 use super::Figure;
 use crate::tasks::path::{Goal, PathOptions, plan};
@@ -25,6 +26,7 @@ pub fn run() -> Vec<Figure> {
     out.push(Figure::new("build_blocks_per_s", per_s, "blocks/s"));
     out.push(Figure::new("build_ticks_per_block", ticks_per_block, "ticks"));
     out.push(Figure::new("tick_5_deep_stack_us", tick_5_deep_stack_us(), "us"));
+    out.extend(super::natural::run());
     out
 }
 

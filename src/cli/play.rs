@@ -36,11 +36,18 @@ pub struct PlayArgs {
     /// at start.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = craftmate::web::DEFAULT_ADDR)]
     pub web: Option<String>,
+    /// The world to start in: `natural` (hills, water, trees, ore underground), `flat` or
+    /// `empty`. A world kept in --memory comes back as it was.
+    #[arg(long, default_value = "natural")]
+    pub world: String,
+    /// The natural world's seed (default: a new one each start, printed in the greeting).
+    #[arg(long)]
+    pub seed: Option<u32>,
 }
 
 impl Default for PlayArgs {
     fn default() -> PlayArgs {
-        PlayArgs { name: "player".into(), no_colour: false, memory: None, config: None, web: None }
+        PlayArgs { name: "player".into(), no_colour: false, memory: None, config: None, web: None, world: "natural".into(), seed: None }
     }
 }
 
@@ -83,7 +90,13 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<ExitCode> {
         ),
         None => None,
     };
-    let mut session = Session::kept(name, make_bot, colour, store)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        (now.as_nanos() % 1_000_000) as u32
+    });
+    let preset = craftmate::world::embedded::Preset::parse(&args.world, seed)
+        .ok_or_else(|| anyhow::anyhow!("--world {}: no such world (natural, flat or empty)", args.world))?;
+    let mut session = Session::kept(name, make_bot, colour, store, preset)?;
     let web = match &args.web {
         Some(addr) => {
             let identity = craftmate::web::Identity { bot: "craftmate".into(), you: name.clone(), mode: "play" };

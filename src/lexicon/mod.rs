@@ -163,6 +163,8 @@ sections! {
         Request = "requests",
         /// How a player says they want a thing ("i want a …", "can i have …").
         Want = "wants",
+        /// How a line naming a thing to build may end as a want ("… would be nice").
+        WantEnd = "want_ends",
         /// The small words of a question about finished work, around the thing it asks about.
         DidYouSmall = "did_you_small",
         /// Words about what players taught the bot ("learn", "taught").

@@ -60,7 +60,7 @@ pub fn reconcile(
     let mut seen: Vec<(Pos, crate::world::Block)> = world
         .blocks_in(area)
         .into_iter()
-        .filter(|(p, b)| is_built(*b, &Actor::World) && blocks.owner_of(*p).is_none())
+        .filter(|(p, b)| is_built(*b, &Actor::World) && blocks.owner_of(*p).is_none() && !world.made_by_world(*p))
         .collect();
     seen.sort_unstable_by_key(|(p, _)| *p);
     block_edits.extend(seen.into_iter().map(|(p, b)| Edit::Set(p, b)));

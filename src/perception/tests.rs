@@ -323,3 +323,25 @@ fn an_agent_at_the_edge_of_the_coordinates_perceives_in_time() {
     assert!(scanned, "the first update looks around");
     assert_eq!(objects, 1, "the red tower at the edge is one object");
 }
+
+#[test]
+fn wild_trees_are_terrain_but_a_log_someone_places_is_built() {
+    // A natural world's trees are the world's, not things anybody built: none is remembered.
+    let preset = crate::world::embedded::Preset::Natural { seed: 5 };
+    let at = preset.dry_spot_near(0, 0);
+    let mut world = EmbeddedWorld::new(preset, "craftmate", at);
+    world.add_player("alice", Vec3::new(at.x as f64 + 3.5, at.y as f64, at.z as f64 + 0.5), Look::default());
+    let logs = world.blocks_in(crate::world::BBox::new(Pos::new(at.x - 24, at.y - 10, at.z - 24), Pos::new(at.x + 24, at.y + 20, at.z + 24)));
+    assert!(logs.iter().any(|(_, b)| b.name().ends_with("_log")), "a tree within sight of the start");
+    let mut memory = Memory::in_memory().unwrap();
+    let mut perception = Perception::new();
+    perception.update(&world, &mut memory).unwrap();
+    assert_eq!(memory.objects_of_kind(MemoryKind::BlockObject).unwrap().len(), 0, "no tree is a built thing");
+    // A log a player puts down is.
+    let up = Pos::new(at.x + 2, at.y + 3, at.z);
+    for y in 0..3 {
+        world.set_block_by(Pos::new(up.x, up.y + y, up.z), Block::from_name("oak_log").unwrap(), alice());
+    }
+    perception.update(&world, &mut memory).unwrap();
+    assert_eq!(memory.objects_of_kind(MemoryKind::BlockObject).unwrap().len(), 1, "the player's log pillar");
+}

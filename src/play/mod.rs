@@ -13,7 +13,7 @@ pub mod map;
 use crate::agent::Bot;
 use crate::safety::gate;
 use crate::world::embedded::{EmbeddedWorld, Preset, WorldStore};
-use crate::world::{Look, Pos, Vec3, World};
+use crate::world::{Look, Vec3, World};
 use commands::Command;
 
 /// Ticks a piped line may run before the next line is read (5 minutes of game time).
@@ -47,26 +47,30 @@ pub struct Session {
 impl Session {
     /// A flat world with the bot at the origin and `player` three blocks east of it, facing it.
     pub fn new(player: &str, make_bot: Box<dyn FnMut() -> Box<dyn Bot>>, colour: bool) -> Session {
-        Session::kept(player, make_bot, colour, None).expect("a session without a store cannot fail")
+        Session::kept(player, make_bot, colour, None, Preset::Flat).expect("a session without a store cannot fail")
     }
 
     /// A session whose world is kept in `store`: the world saved there if there is one (the
-    /// player is put back where they were, or beside the bot), else a new flat world.
+    /// player is put back where they were, or beside the bot), else a new world of `preset`.
     pub fn kept(
         player: &str,
         mut make_bot: Box<dyn FnMut() -> Box<dyn Bot>>,
         colour: bool,
         store: Option<WorldStore>,
+        preset: Preset,
     ) -> Result<Session, crate::world::embedded::StoreError> {
         let saved = match &store {
             Some(s) => s.load()?,
             None => None,
         };
         let resumed_at = saved.as_ref().map(|w| w.tick());
-        let mut world = saved.unwrap_or_else(|| EmbeddedWorld::new(Preset::Flat, "craftmate", Pos::new(0, 5, 0)));
+        // The bot on dry land near the origin (the origin itself in a flat world).
+        let mut world = saved.unwrap_or_else(|| EmbeddedWorld::new(preset, "craftmate", preset.dry_spot_near(0, 0)));
         if world.player(player).is_none() {
             let a = world.agent_pos();
-            world.add_player(player, Vec3::new(a.x as f64 + 3.5, a.y as f64, a.z as f64 + 0.5), Look::new(90.0, 0.0));
+            // Three blocks east of the bot, on the ground there, facing it.
+            let p = world.preset().dry_spot_near(a.x + 3, a.z);
+            world.add_player(player, Vec3::new(p.x as f64 + 0.5, p.y as f64, p.z as f64 + 0.5), Look::new(90.0, 0.0));
         }
         let bot = make_bot();
         let mut session = Session {
@@ -96,7 +100,10 @@ impl Session {
     pub fn banner(&self) -> Vec<String> {
         let first = match self.resumed_at {
             Some(tick) => format!("craftmate play: you are {} in the world kept from last time (tick {tick}), with the bot (craftmate).", self.player),
-            None => format!("craftmate play: you are {} in a flat world, next to the bot (craftmate).", self.player),
+            None => match self.world.preset() {
+                Preset::Natural { seed } => format!("craftmate play: you are {} in a natural world (seed {seed}), next to the bot (craftmate).", self.player),
+                _ => format!("craftmate play: you are {} in a flat world, next to the bot (craftmate).", self.player),
+            },
         };
         vec![first, "Talk to it in plain words (\"build a red cube\", \"come here\"); /help lists commands.".into()]
     }

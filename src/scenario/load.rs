@@ -224,17 +224,22 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
     if f.name.trim().is_empty() {
         return Err("field `name` is empty".into());
     }
+    // A natural world is made from the scenario's seed (only its low 32 bits count).
+    let seed = f.world.seed.unwrap_or(0) as u32;
     let preset = match &f.world.preset {
         None => Preset::Flat,
-        Some(p) => Preset::parse(p).ok_or_else(|| format!("field `world.preset`: unknown preset {p:?} (known: flat, empty)"))?,
+        Some(p) => Preset::parse(p, seed).ok_or_else(|| format!("field `world.preset`: unknown preset {p:?} (known: flat, empty, natural)"))?,
     };
-    let agent_pos = f.agent.pos.map(Pos::from).unwrap_or(Pos::new(0, preset.surface_y(), 0));
+    // In a natural world nobody knows the ground's height by heart: a position in the ground
+    // stands on it.
+    let on_ground = |p: Pos| if matches!(preset, Preset::Natural { .. }) { Pos::new(p.x, p.y.max(preset.surface_at(p.x, p.z)), p.z) } else { p };
+    let agent_pos = f.agent.pos.map(|p| on_ground(Pos::from(p))).unwrap_or_else(|| preset.dry_spot_near(0, 0));
     let mut players = Vec::new();
     for (i, p) in f.players.iter().enumerate() {
         if p.name.trim().is_empty() || players.iter().any(|(n, _, _)| *n == p.name) {
             return Err(format!("field `players[{i}].name`: empty or repeated name {:?}", p.name));
         }
-        players.push((p.name.clone(), Pos::from(p.pos), p.look.map(look).unwrap_or_default()));
+        players.push((p.name.clone(), on_ground(Pos::from(p.pos)), p.look.map(look).unwrap_or_default()));
     }
     let mut blocks = Vec::new();
     for (i, b) in f.blocks.iter().enumerate() {
@@ -261,7 +266,7 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
         if !MOB_KINDS.contains(&m.kind.as_str()) {
             return Err(format!("field `mobs[{i}].kind`: unknown mob {:?}", m.kind));
         }
-        mobs.push((m.kind.clone(), Pos::from(m.pos)));
+        mobs.push((m.kind.clone(), on_ground(Pos::from(m.pos))));
     }
     if f.steps.len() > MAX_STEPS {
         return Err(format!("field `steps`: {} steps, more than a scenario may have ({MAX_STEPS})", f.steps.len()));

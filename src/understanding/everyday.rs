@@ -77,8 +77,8 @@ pub fn core(normalized: &str) -> Option<String> {
                 words.truncate(words.len() - n);
             }
         }
-        // Small openings and the polite frame of a request ("ok", "never mind", "can you").
-        if let Some(n) = [Class::Opening, Class::Request].into_iter().find_map(|c| lexicon().phrase_at(c, &words, 0))
+        // Small openings, fillers and the polite frame of a request ("ok", "hmm", "can you").
+        if let Some(n) = [Class::Opening, Class::Request, Class::Filler].into_iter().find_map(|c| lexicon().phrase_at(c, &words, 0))
             && words.len() > n
         {
             words.drain(..n);
@@ -175,17 +175,24 @@ pub fn only_things(normalized: &str) -> Option<String> {
     (new_things && crate::schematics::is_known_shape(last) && !lx.is(Class::GenericThing, last)).then(|| format!("build {text}"))
 }
 
-/// "i want a wall that is 3 high", "can i have a lime green dome at 30 5 -30": a want
-/// (`[wants]`) and then a thing the bot can build, described only by counts, sizes, colours
+/// "i want a wall that is 3 high", "can i have a lime green dome at 30 5 -30", "how about a
+/// glass tower", "a staircase would be nice": a want (`[wants]`, or `[want_ends]` after the thing)
+/// and a thing the bot can build, described only by counts, sizes, colours
 /// and materials before its shape, is a request to build it, as "build …". Other wants ("i
 /// want a cookie") stay what they are.
 pub fn wanted_things(normalized: &str) -> Option<String> {
     let text = core(normalized).unwrap_or_else(|| normalized.to_string());
     let words: Vec<&str> = text.split_whitespace().collect();
     let lx = lexicon();
+    // "a staircase would be nice": the want at the end, only the thing before it.
+    if let Some(k) = (1..words.len()).find(|&k| lx.phrase_at(Class::WantEnd, &words, k) == Some(words.len() - k)) {
+        return only_things(&words[..k].join(" "));
+    }
     let n = lx.phrase_at(Class::Want, &words, 0)?;
     let rest = &words[n..];
-    let shape = rest.iter().position(|w| !(lx.is(Class::Indefinite, w) || lx.describes(w) || w.parse::<u32>().is_ok()))?;
+    // "a", "an", "some": a new thing; "the", "that", "my" point at one that is there.
+    let new_thing = |w: &str| lx.is(Class::Indefinite, w) || (lx.is(Class::Determiner, w) && ![Class::Article, Class::Pointing, Class::Possessive].iter().any(|c| lx.is(*c, w)));
+    let shape = rest.iter().position(|w| !(new_thing(w) || lx.describes(w) || w.parse::<u32>().is_ok()))?;
     let thing = rest[shape];
     (shape > 0 && crate::schematics::is_known_shape(thing) && !lx.is(Class::GenericThing, thing)).then(|| format!("build {}", rest.join(" ")))
 }
@@ -213,6 +220,10 @@ mod tests {
         assert_eq!(wanted_things("i want a wall that is 3 high").as_deref(), Some("build a wall that is 3 high"));
         assert_eq!(wanted_things("can i have 2 big red cubes here").as_deref(), Some("build 2 big red cubes here"));
         assert_eq!(wanted_things("i want a cookie"), None);
+        assert_eq!(wanted_things("how about a glass tower 6 high").as_deref(), Some("build a glass tower 6 high"));
+        assert_eq!(wanted_things("a staircase would be nice lol").as_deref(), Some("build a staircase"));
+        assert_eq!(wanted_things("hmm maybe some stairs up to 8 high").as_deref(), Some("build some stairs up to 8 high"));
+        assert_eq!(wanted_things("i want the tower"), None);
         assert_eq!(wanted_things("i want to go home"), None);
         for line in ["do n't stop", "stop building the tower", "wait what", "hold the door", "build a tower"] {
             assert!(!is_stop(line), "{line}");

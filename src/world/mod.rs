@@ -70,6 +70,13 @@ pub trait World {
         true
     }
 
+    /// Was the block at `p` put there by the world itself (a tree of the natural terrain), not
+    /// by anyone? Perception never takes such blocks for something built. Default: only natural
+    /// blocks are (a live server cannot tell a wild tree from a log cabin).
+    fn made_by_world(&self, p: Pos) -> bool {
+        self.block_at(p).is_natural()
+    }
+
     // ---- actions ----
 
     /// Move the agent's feet to `to`, which must be adjacent (each axis differs by at most one)

@@ -11,12 +11,14 @@
 //! inside a body, bedrock cannot be broken, and the agent walks (one block up at a time, falling
 //! when unsupported, swimming in water).
 
+pub mod natural;
 mod preset;
 mod sections;
 mod store;
 #[cfg(test)]
 mod tests;
 
+pub use natural::SEA_LEVEL;
 pub use preset::Preset;
 pub use store::{StoreError, WorldStore};
 
@@ -294,6 +296,12 @@ impl World for EmbeddedWorld {
             Some(s) => block_from_index(s.blocks[i]),
             None => self.preset.block_at(p),
         }
+    }
+
+    fn made_by_world(&self, p: Pos) -> bool {
+        let b = self.block_at(p);
+        // What the preset put there and nobody replaced: a wild tree's logs.
+        b.is_natural() || (!b.is_air() && b == self.preset.block_at(p))
     }
 
     fn blocks_in(&self, bbox: BBox) -> Vec<(Pos, Block)> {

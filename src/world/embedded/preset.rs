@@ -1,5 +1,6 @@
 //! The terrain a world starts with: what fills it where nobody built.
 
+use super::natural;
 use crate::world::{Block, Pos};
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +13,8 @@ pub enum Preset {
     Flat,
     /// Nothing but air.
     Empty,
+    /// Hills, water, beaches, trees and ore, made from the seed ([`natural`]).
+    Natural { seed: u32 },
 }
 
 impl Preset {
@@ -25,23 +28,46 @@ impl Preset {
                 4 => 2,
                 _ => 3,
             }],
+            Preset::Natural { seed } => natural::terrain(seed).block_at(p),
         }
     }
 
-    /// The y of the first air block above the ground (where a player's feet rest).
-    pub fn surface_y(self) -> i32 {
+    /// The y of the first air block above the ground in column (x, z) (where a player's feet
+    /// rest; on the water where there is water).
+    pub fn surface_at(self, x: i32, z: i32) -> i32 {
         match self {
             Preset::Flat => 5,
             Preset::Empty => 0,
+            Preset::Natural { seed } => natural::terrain(seed).surface(x, z),
         }
     }
 
-    pub fn parse(name: &str) -> Option<Preset> {
+    /// A preset by name: "flat", "empty", or "natural" (with `seed`).
+    pub fn parse(name: &str, seed: u32) -> Option<Preset> {
         match name {
             "flat" => Some(Preset::Flat),
             "empty" => Some(Preset::Empty),
+            "natural" => Some(Preset::Natural { seed }),
             _ => None,
         }
+    }
+
+    /// A spot on dry land near (x, z), feet position: where a natural world puts its players.
+    pub fn dry_spot_near(self, x: i32, z: i32) -> Pos {
+        let Preset::Natural { seed } = self else { return Pos::new(x, self.surface_at(x, z), z) };
+        let t = natural::terrain(seed);
+        // Rings outwards until a column's ground stands above the water.
+        for r in 0..200 {
+            for dx in -r..=r {
+                for dz in [-r, r] {
+                    let (cx, cz) = (x + dx, z + dz);
+                    if t.ground(cx, cz) > natural::SEA_LEVEL {
+                        return Pos::new(cx, t.surface(cx, cz), cz);
+                    }
+                }
+            }
+        }
+        Pos::new(x, t.surface(x, z), z)
     }
 }
 
