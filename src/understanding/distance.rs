@@ -26,8 +26,9 @@ fn is_glue(w: &str) -> bool {
     lexicon().unit(w).is_some() || lexicon().is(Class::DirectionGlue, w)
 }
 
-/// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me)" in the step, ending the step
-/// or followed by nothing that names another thing; returns the words and the form's parts.
+/// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me)", or "COMPASS N (blocks)", in
+/// the step, ending the step or followed by nothing that names another thing; returns the words
+/// and the form's parts.
 fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, RelativeDirection, bool)> {
     let end = step.end.min(tokens.len());
     for k in step.start..end {
@@ -48,6 +49,15 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, R
             }
         }
         return Some((k..last + 1, k, dir, false));
+    }
+    // "walk east 20", "go northwest 40 blocks": the direction first, then the number.
+    for k in step.start..end.saturating_sub(1) {
+        let Some(dir) = lexicon().compass(&tokens[k]).and_then(|_| direction(&tokens[k])) else { continue };
+        if tokens[k + 1].parse::<i32>().map_or(true, |n| !(1..=1000).contains(&n)) {
+            continue;
+        }
+        let last = if tokens.get(k + 2).is_some_and(|w| k + 2 < end && lexicon().unit(w).is_some()) { k + 2 } else { k + 1 };
+        return Some((k..last + 1, k + 1, dir, false));
     }
     None
 }
@@ -138,6 +148,12 @@ mod tests {
         let t = tokenize("go 10 blocks north");
         assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
         assert_eq!(val(&a)["location"]["reference_object"]["special_reference"]["fixed_value"], json!("AGENT"));
+        // The compass word first: "walk east 20".
+        let t = tokenize("walk east 20");
+        let mut a = act(json!({"action_type": "MOVE", "location": {"relative_direction": "RIGHT"}}));
+        assert_eq!(repair(&mut a, &t, 0..t.len()), vec![1, 2]);
+        assert_eq!(val(&a)["location"]["steps"], json!([0, [2, 2]]));
+        assert_eq!(val(&a)["location"]["relative_direction"], json!("FRONT"));
         // "… of me": from the speaker, a walk too.
         let t = tokenize("walk 200 blocks south of me");
         let mut a = act(json!({"action_type": "MOVE"}));

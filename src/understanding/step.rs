@@ -174,7 +174,12 @@ fn said_offset(words: &[String]) -> Option<SaidOffset> {
             return Some(SaidOffset { blocks: n, heading });
         }
     }
-    None
+    // "walk east 20": a compass word, then the number.
+    words.windows(2).find_map(|w| {
+        let c = lx.compass(&w[0])?;
+        let n = w[1].parse::<i32>().ok().filter(|n| (1..=1000).contains(n))?;
+        Some(SaidOffset { blocks: n, heading: Heading::Compass(c) })
+    })
 }
 
 /// The meanings of the lexicon's `[dances]`, the first said winning: a move named wins over the
