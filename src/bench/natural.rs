@@ -15,6 +15,7 @@ use crate::world::{Pos, World};
 use std::time::Instant;
 
 pub fn run() -> Vec<Figure> {
+    // lexicon: figure names and units in a report the bot prints, not words it reads.
     vec![
         Figure::new("natural_chunk_ms", chunk_ms(), "ms"),
         Figure::new("natural_section_us", section_us(), "us"),

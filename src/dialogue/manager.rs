@@ -18,7 +18,7 @@ use super::last::{LastLine, Outcome};
 use super::thinking::{Job, Thinking};
 use super::say;
 use super::steps::PendingLine;
-use super::waiting::{Next, Questions, Reading, Waiting};
+use super::waiting::{Asked, Next, Questions, Reading, Waiting};
 use crate::interpreter::actions::{self, Plan};
 use crate::interpreter::context::Turn;
 use crate::interpreter::execute::{Executed, describe_plans, execute};
@@ -37,6 +37,14 @@ use std::collections::VecDeque;
 /// Default confidence for acting on a parse at once, and for asking it back as a guess.
 pub const ACT_CONFIDENCE: f32 = 0.6;
 pub const GUESS_CONFIDENCE: f32 = 0.15;
+
+/// What an answer to an open question made of the line.
+enum Taken {
+    /// The answer settled the line: what to say.
+    Settled(Vec<String>),
+    /// The line is a new one after all; say this first, if anything.
+    New(Option<String>),
+}
 
 pub struct DialogueManager {
     /// The checks every line passes first.
@@ -134,45 +142,9 @@ impl DialogueManager {
         };
         let mut replies = Vec::new();
         if let Some(asked) = self.questions.take(cx.speaker) {
-            self.note(Outcome::Answer);
-            let words = tokenize(&text);
-            let now = cx.now();
-            let step = asked.answer(&words, &mut Heard { dm: self, cx, text: &text, words: &words }, now);
-            let still_open = step.still.is_some();
-            if let Some(still) = step.still {
-                self.questions.reopen(still);
-            }
-            // A line held by this question goes on after a yes or a choice; otherwise it is dropped.
-            if !still_open && !matches!(step.next, Next::Carry { .. } | Next::Learn { .. } | Next::Retry { .. }) {
-                self.drop_held(cx.speaker);
-            }
-            match step.next {
-                Next::Carry { chat, lf, plans, confirmed } => return self.execute(cx, plans, &chat, &lf, confirmed),
-                Next::Learn { key, chat, lf, plans } => {
-                    self.learn(cx, &key, &chat, &lf);
-                    return self.execute(cx, plans, &chat, &lf, false);
-                }
-                Next::Amend { key, chat, lf, said, again } => return self.amend(cx, &key, &chat, &lf, said.as_deref().unwrap_or(&text), again),
-                Next::Retry { chat, lf, prefer } => return self.step_again(cx, &chat, &lf, prefer),
-                Next::Finish { object: _, plans: Some(plans) } => {
-                    self.note(Outcome::ActedOn);
-                    let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), ..TaskMeta::default() };
-                    return match execute(plans, meta, cx.world, cx.tasks, cx.memory, true) {
-                        Executed::Done(replies, _) => replies,
-                        Executed::Ask { question, .. } => vec![question],
-                    };
-                }
-                Next::Finish { object, plans: None } => {
-                    if let Err(e) = cx.memory.finish_plan(object) {
-                        tracing::warn!("could not drop the plan of {object}: {e}");
-                    }
-                    return vec!["Okay, I'll leave it as it is.".into()];
-                }
-                Next::Say(line) => return vec![line],
-                Next::New { note } => {
-                    self.note(Outcome::Reading);
-                    replies.extend(note.map(String::from));
-                }
+            match self.answer(cx, asked, &text) {
+                Taken::Settled(replies) => return replies,
+                Taken::New(note) => replies.extend(note),
             }
         }
         let prepared = self.prepare(cx.memory, chat).0;
@@ -182,10 +154,10 @@ impl DialogueManager {
         }
         // "where are you and what are you doing": each question answered in turn.
         if let Some(parts) = self.several_questions(cx, chat) {
-            for part in parts {
-                replies.extend(self.handle(cx, &part));
-            }
-            return replies;
+            return parts.iter().fold(replies, |mut r, part| {
+                r.extend(self.handle(cx, part));
+                r
+            });
         }
         // The line as typed: its punctuation still tells steps apart ("spawn a cow, build a tower").
         let started = std::time::Instant::now();
@@ -200,23 +172,8 @@ impl DialogueManager {
         };
         let Understood { text, lf, confidence, source, .. } = reading;
         tracing::debug!(%text, ?source, confidence, form = %lf.to_json_string(), "understood");
-        if matches!(source, Source::DidYou | Source::WhatBuilt | Source::AskedMe) || (source == Source::HowTo && self.llm.is_none()) {
-            self.note(Outcome::Answered);
-        }
-        if source == Source::HowTo && self.llm.is_none() {
-            replies.push(say::how_to());
-            return replies;
-        }
-        if source == Source::DidYou {
-            replies.push(super::about_me::did_you(&text, cx.tasks));
-            return replies;
-        }
-        if source == Source::AskedMe {
-            replies.push(super::about_me::asked_me(&text, cx.speaker, cx.tasks, cx.memory));
-            return replies;
-        }
-        if source == Source::WhatBuilt {
-            replies.push(questions::built_so_far(cx.memory, questions::Built::from(&step::form(&text).details)));
+        if let Some(answer) = self.from_history(cx, source, &text) {
+            replies.push(answer);
             return replies;
         }
         // A question changes nothing in the world: an unsure one is answered (an odd answer is
@@ -253,6 +210,66 @@ impl DialogueManager {
             }
         }
         replies
+    }
+
+    /// The speaker's open question, answered by this line: settled (what to say), or the line
+    /// is a new one after all (with what to say first, if anything).
+    fn answer(&mut self, cx: &mut Context, asked: Asked, text: &str) -> Taken {
+        self.note(Outcome::Answer);
+        let words = tokenize(text);
+        let now = cx.now();
+        let step = asked.answer(&words, &mut Heard { dm: self, cx, text, words: &words }, now);
+        let still_open = step.still.is_some();
+        if let Some(still) = step.still {
+            self.questions.reopen(still);
+        }
+        // A line held by this question goes on after a yes or a choice; otherwise it is dropped.
+        if !still_open && !matches!(step.next, Next::Carry { .. } | Next::Learn { .. } | Next::Retry { .. }) {
+            self.drop_held(cx.speaker);
+        }
+        match step.next {
+            Next::Carry { chat, lf, plans, confirmed } => Taken::Settled(self.execute(cx, plans, &chat, &lf, confirmed)),
+            Next::Learn { key, chat, lf, plans } => {
+                self.learn(cx, &key, &chat, &lf);
+                Taken::Settled(self.execute(cx, plans, &chat, &lf, false))
+            }
+            Next::Amend { key, chat, lf, said, again } => Taken::Settled(self.amend(cx, &key, &chat, &lf, said.as_deref().unwrap_or(text), again)),
+            Next::Retry { chat, lf, prefer } => Taken::Settled(self.step_again(cx, &chat, &lf, prefer)),
+            Next::Finish { object: _, plans: Some(plans) } => {
+                self.note(Outcome::ActedOn);
+                let meta = TaskMeta { speaker: Some(cx.speaker.to_string()), chat: Some(text.to_string()), ..TaskMeta::default() };
+                Taken::Settled(match execute(plans, meta, cx.world, cx.tasks, cx.memory, true) {
+                    Executed::Done(replies, _) => replies,
+                    Executed::Ask { question, .. } => vec![question],
+                })
+            }
+            Next::Finish { object, plans: None } => {
+                if let Err(e) = cx.memory.finish_plan(object) {
+                    tracing::warn!("could not drop the plan of {object}: {e}");
+                }
+                Taken::Settled(vec!["Okay, I'll leave it as it is.".into()])
+            }
+            Next::Say(line) => Taken::Settled(vec![line]),
+            Next::New { note } => {
+                self.note(Outcome::Reading);
+                Taken::New(note.map(String::from))
+            }
+        }
+    }
+
+    /// A question about the bot's own doings, answered from its history ("did you build a
+    /// house?", "what did I ask you before this?", "what have you built?"), or a how-to question
+    /// when no language model is there to answer it.
+    fn from_history(&mut self, cx: &mut Context, source: Source, text: &str) -> Option<String> {
+        let answer = match source {
+            Source::HowTo if self.llm.is_none() => say::how_to(),
+            Source::DidYou => super::about_me::did_you(text, cx.tasks),
+            Source::AskedMe => super::about_me::asked_me(text, cx.speaker, cx.tasks, cx.memory),
+            Source::WhatBuilt => questions::built_so_far(cx.memory, questions::Built::from(&step::form(text).details)),
+            _ => return None,
+        };
+        self.note(Outcome::Answered);
+        Some(answer)
     }
 
     /// For a command the parser is unsure of (but not hopeless about), what the bot would do,

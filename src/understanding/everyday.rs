@@ -184,15 +184,16 @@ pub fn wanted_things(normalized: &str) -> Option<String> {
     let text = core(normalized).unwrap_or_else(|| normalized.to_string());
     let words: Vec<&str> = text.split_whitespace().collect();
     let lx = lexicon();
-    // "a staircase would be nice": the want at the end, only the thing before it.
-    if let Some(k) = (1..words.len()).find(|&k| lx.phrase_at(Class::WantEnd, &words, k) == Some(words.len() - k)) {
-        return only_things(&words[..k].join(" "));
-    }
-    let n = lx.phrase_at(Class::Want, &words, 0)?;
-    let rest = &words[n..];
+    // "a staircase would be nice", "a dome would look sick right here": the want after the
+    // thing; otherwise before it ("how about a glass tower").
+    let rest: Vec<&str> = match (1..words.len()).find_map(|k| lx.phrase_at(Class::WantEnd, &words, k).map(|n| (k, n))) {
+        Some((k, n)) => words[..k].iter().chain(&words[k + n..]).copied().collect(),
+        None => words[lx.phrase_at(Class::Want, &words, 0)?..].to_vec(),
+    };
     // "a", "an", "some": a new thing; "the", "that", "my" point at one that is there.
     let new_thing = |w: &str| lx.is(Class::Indefinite, w) || (lx.is(Class::Determiner, w) && ![Class::Article, Class::Pointing, Class::Possessive].iter().any(|c| lx.is(*c, w)));
-    let shape = rest.iter().position(|w| !(new_thing(w) || lx.describes(w) || w.parse::<u32>().is_ok()))?;
+    // Sizes may come first too: "a 3 x 3 x 3 glass cube".
+    let shape = rest.iter().position(|w| !(new_thing(w) || lx.describes(w) || w.parse::<u32>().is_ok() || lx.is(Class::By, w)))?;
     let thing = rest[shape];
     (shape > 0 && crate::schematics::is_known_shape(thing) && !lx.is(Class::GenericThing, thing)).then(|| format!("build {}", rest.join(" ")))
 }
@@ -224,6 +225,9 @@ mod tests {
         assert_eq!(wanted_things("a staircase would be nice lol").as_deref(), Some("build a staircase"));
         assert_eq!(wanted_things("hmm maybe some stairs up to 8 high").as_deref(), Some("build some stairs up to 8 high"));
         assert_eq!(wanted_things("i want the tower"), None);
+        assert_eq!(wanted_things("a dome would look sick right here").as_deref(), Some("build a dome right here"));
+        assert_eq!(wanted_things("some stairs going up would be nice").as_deref(), Some("build some stairs going up"));
+        assert_eq!(wanted_things("i want a 3 x 3 x 3 glass cube").as_deref(), Some("build a 3 x 3 x 3 glass cube"));
         assert_eq!(wanted_things("i want to go home"), None);
         for line in ["do n't stop", "stop building the tower", "wait what", "hold the door", "build a tower"] {
             assert!(!is_stop(line), "{line}");

@@ -169,10 +169,15 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
         let y = if vertical { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
-        // Unless the player typed coordinates, a build never cuts into what stands there, and it
-        // stands on the ground, not on top of another build, unless asked to ("on top of").
+        // Unless the player typed coordinates, a build never cuts into what stands there (it may
+        // cut into a hillside: terrain the world made), and it stands on the ground, not on top
+        // of another build, unless asked to ("on top of").
+        let stands = |p: Pos| {
+            let block = turn.world.block_at(p);
+            block.is_solid() && !(block.is_natural() && turn.world.made_by_world(p))
+        };
         let in_the_way = !t.exact
-            && (b.iter().any(|p| turn.world.block_at(p).is_solid())
+            && (b.iter().any(stands)
                 || (!vertical && {
                     let under = turn.world.block_at(Pos::new(centre.x, y - 1, centre.z));
                     under.is_solid() && !under.is_natural()

@@ -44,6 +44,7 @@ impl Preset {
 
     /// A preset by name: "flat", "empty", or "natural" (with `seed`).
     pub fn parse(name: &str, seed: u32) -> Option<Preset> {
+        // lexicon: the scenario format's and the command line's preset ids, not words players say.
         match name {
             "flat" => Some(Preset::Flat),
             "empty" => Some(Preset::Empty),
