@@ -156,9 +156,10 @@ pub fn is_stop(normalized: &str) -> bool {
     !stops.is_empty() && !turned
 }
 
-/// "two blue spheres pls", "a big red cube": a line that only names things to build (counts,
-/// sizes, colours, materials, then a shape) is a request to build them, as "build …". `None`
-/// unless the core of the line is exactly that.
+/// "two blue spheres pls", "a big red cube", "tower 20 blocks high": a line that only names
+/// things to build (counts, sizes, colours, materials, then a shape; or the shape, then its
+/// measures) is a request to build them, as "build …". `None` unless the core of the line is
+/// exactly that.
 pub fn only_things(normalized: &str) -> Option<String> {
     let text = core(normalized).unwrap_or_else(|| normalized.to_string());
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -172,7 +173,16 @@ pub fn only_things(normalized: &str) -> Option<String> {
     };
     // "the tower" points at one that is there; a lone "tower" may answer something else.
     let new_things = !before.is_empty() && before.iter().all(describes);
-    (new_things && crate::schematics::is_known_shape(last) && !lx.is(Class::GenericThing, last)).then(|| format!("build {text}"))
+    if new_things && crate::schematics::is_known_shape(last) && !lx.is(Class::GenericThing, last) {
+        return Some(format!("build {text}"));
+    }
+    // "tower, 15 high, 3 wide, blue", "pyramid 9 wide": the shape first, then only measures and
+    // colours, with at least one number.
+    let start = usize::from(words.first().is_some_and(|w| lx.is(Class::Indefinite, w)));
+    let (shape, after) = words.get(start..)?.split_first()?;
+    let measure = |w: &&str| describes(w) || lx.unit(w).is_some() || lx.dimension(w).is_some() || lx.is(Class::By, w) || lx.is(Class::MeasureGlue, w);
+    let measured = after.iter().any(|w| w.parse::<u32>().is_ok()) && after.iter().all(measure);
+    (measured && crate::schematics::is_known_shape(shape) && !lx.is(Class::GenericThing, shape)).then(|| format!("build {text}"))
 }
 
 /// "i want a wall that is 3 high", "can i have a lime green dome at 30 5 -30", "how about a
@@ -225,6 +235,9 @@ mod tests {
         assert_eq!(wanted_things("a staircase would be nice lol").as_deref(), Some("build a staircase"));
         assert_eq!(wanted_things("hmm maybe some stairs up to 8 high").as_deref(), Some("build some stairs up to 8 high"));
         assert_eq!(wanted_things("i want the tower"), None);
+        assert_eq!(only_things("tower 15 high 3 wide blue").as_deref(), Some("build tower 15 high 3 wide blue"));
+        assert_eq!(only_things("pyramid 9 wide").as_deref(), Some("build pyramid 9 wide"));
+        assert_eq!(only_things("tower of london"), None);
         assert_eq!(wanted_things("a dome would look sick right here").as_deref(), Some("build a dome right here"));
         assert_eq!(wanted_things("some stairs going up would be nice").as_deref(), Some("build some stairs going up"));
         assert_eq!(wanted_things("i want a 3 x 3 x 3 glass cube").as_deref(), Some("build a 3 x 3 x 3 glass cube"));
