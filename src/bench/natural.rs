@@ -8,6 +8,8 @@
 //! - `natural_start_ms`: a new natural world with the bot and a player put on dry land, and the
 //!   web view's first box of blocks read around them (what `craftmate play` does before the first
 //!   line; loading the parser is extra).
+//! - `crops_tick_us`: one world tick while a 15×15 wheat field (224 crops) grows, minus a tick
+//!   of the same world without it: what growing crops add to every tick; mean over 2,000 ticks.
 
 use super::Figure;
 use crate::world::embedded::{EmbeddedWorld, Preset, natural};
@@ -21,6 +23,7 @@ pub fn run() -> Vec<Figure> {
         Figure::new("natural_section_us", section_us(), "us"),
         Figure::new("natural_512_kb", explored_kb(), "kB"),
         Figure::new("natural_start_ms", start_ms(), "ms"),
+        Figure::new("crops_tick_us", crops_tick_us(), "us"),
     ]
 }
 
@@ -75,4 +78,29 @@ fn start_ms() -> f64 {
     let surface = crate::web::surface::Surface::scan(&world, crate::web::surface::Surface::area_around(world.agent_pos()));
     std::hint::black_box(surface.len());
     started.elapsed().as_secs_f64() * 1e3
+}
+
+/// Mean microseconds a tick takes in `world` over `ticks` ticks.
+fn tick_us(world: &mut EmbeddedWorld, ticks: u32) -> f64 {
+    let started = Instant::now();
+    for _ in 0..ticks {
+        world.advance();
+    }
+    started.elapsed().as_secs_f64() * 1e6 / f64::from(ticks)
+}
+
+fn crops_tick_us() -> f64 {
+    let block = |n: &str| crate::world::Block::from_name(n).expect("a known block");
+    let mut bare = EmbeddedWorld::flat();
+    let mut field = EmbeddedWorld::flat();
+    for x in -7..=7 {
+        for z in -7..=7 {
+            if (x, z) != (0, 0) {
+                field.set_block_by(Pos::new(x, 4, z), block("farmland"), crate::world::Actor::World);
+                field.set_block_by(Pos::new(x, 5, z), block("wheat"), crate::world::Actor::World);
+            }
+        }
+    }
+    let (without, with) = (tick_us(&mut bare, 2000), tick_us(&mut field, 2000));
+    (with - without).max(0.0)
 }

@@ -180,7 +180,9 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         }
     };
     let steps = number_in(turn, l.steps).or_else(|| number_in(turn, l.has_measure)).or_else(|| said(turn).map(|(n, _)| n));
-    let mut t = Target { pos: base, anchor, step: None, steps, near: false, exact: false, inside: false };
+    // "at 1 7 0": coordinates typed as the place itself are exactly there.
+    let typed = l.reference_object.as_ref().is_some_and(|r| r.special_reference.as_ref().and_then(|s| s.coordinates()).is_some());
+    let mut t = Target { pos: base, anchor, step: None, steps, near: false, exact: typed && dir.is_none(), inside: false };
     match dir {
         None | Some(RelativeDirection::Between) => {}
         Some(RelativeDirection::Near | RelativeDirection::Around) => t.near = true,

@@ -6,6 +6,7 @@ pub mod context;
 pub mod describe;
 pub mod directions;
 pub mod execute;
+pub mod finding;
 pub mod location;
 pub mod naming;
 pub mod place_questions;

@@ -12,6 +12,30 @@ use crate::memory::{Answer, Value};
 use crate::tasks::TaskStack;
 use crate::world::{Pos, Vec3};
 
+/// "what do you have", "what's in the design chest": what the bot carries, or a chest holds.
+fn inventory(turn: &mut Turn, filters: &Filters) -> String {
+    use crate::tasks::items::said;
+    if filters.memory_type == Some(MemoryType::Agent) || filters.where_clause.is_none() {
+        let carried = turn.world.carried();
+        return match carried.is_empty() {
+            true => "I'm not carrying anything I gathered. In creative mode I can hand out any block or item: just ask.".into(),
+            false => format!("I'm carrying {}. In creative mode I can hand out any other block or item too.", said(carried.items())),
+        };
+    }
+    let chest = crate::logical_form::ReferenceObject { filters: Some(filters.clone()), ..Default::default() };
+    let span = filters.triples().iter().find_map(|t| t.obj_span());
+    let chest = crate::logical_form::ReferenceObject { text_span: span, ..chest };
+    let end = crate::logical_form::Endpoint { reference_object: Some(Box::new(chest)), location: None };
+    match super::finding::chests::chest(turn, &end) {
+        Ok((p, label)) => match turn.world.container(p) {
+            Some(inv) if !inv.is_empty() => format!("{} holds {}.", capital(&label), said(inv.items())),
+            _ => format!("{} is empty.", capital(&label)),
+        },
+        Err(super::problem::Problem::Say(s)) => s,
+        Err(super::problem::Problem::Which { question, .. }) => question,
+    }
+}
+
 /// The answer to a question, as one chat line.
 pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     let Some(filters) = &lf.filters else {
@@ -19,6 +43,10 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
     };
     if filters.memory_type == Some(MemoryType::Tasks) {
         return about_tasks(filters, tasks, turn.memory);
+    }
+    let asks_inventory = matches!(&filters.output, Some(Output::Attribute(a)) if a.attribute == Attribute::Name(AttributeName::Inventory));
+    if asks_inventory {
+        return inventory(turn, filters);
     }
     if filters.memory_type == Some(MemoryType::Agent) {
         if matches!(&filters.output, Some(Output::Attribute(a)) if a.attribute == Attribute::Name(AttributeName::Name)) {

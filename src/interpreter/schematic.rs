@@ -152,6 +152,18 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
     }
 
     req.name = name.join(" ");
+    // "put blue stained glass at 1 7 0", "place a lantern here": a block named where a shape
+    // would be, with no size said, is one block of it.
+    let sized = req.size.or(req.width).or(req.height).or(req.length).or(req.radius).or(req.depth).is_some();
+    if !req.name.is_empty() && !is_known_shape(&req.name) && !sized && req.block_type.is_none() {
+        let words: Vec<&str> = req.name.split(' ').collect();
+        let material = crate::lexicon::lexicon().material(&req.name).is_some();
+        let block = crate::world::rules::item_id(&words).is_some_and(|id| crate::world::Block::from_name(&id).is_some());
+        if material || block {
+            req.block_type = Some(std::mem::take(&mut req.name));
+            req.name = "block".into();
+        }
+    }
     if req.name.is_empty() {
         // "build a 4 x 4 x 4 of glass": a material or measurements without a shape make a cube;
         // a shape word the annotators left in the text span is used if there is one.

@@ -203,6 +203,26 @@ sections! {
         OneBlock = "one_block",
         /// A name the parser reads well, read in the place of one it never saw.
         StandInName = "stand_in_name",
+        /// Companion jobs: mining, chopping, harvesting, chests, dropping and crafting.
+        GatherParticle = "gather_particles",
+        Container = "containers",
+        IntoWord = "into_words",
+        OutOfWord = "out_of_words",
+        Delivery = "delivery",
+        ToolLead = "tool_leads",
+        JobTail = "job_tails",
+        AllWords = "all_words",
+        InventoryQuestion = "inventory_questions",
+        ContentsQuestion = "contents_questions",
+        FarmWord = "farm_words",
+        ItemAdjective = "item_adjectives",
+        ToolOpening = "tool_openings",
+        StageVerb = "stage_verbs",
+        StageJoint = "stage_joints",
+        AskingModal = "asking_modals",
+        PlaceLead = "place_leads",
+        PutVerb = "put_verbs",
+        TakeVerb = "take_verbs",
     }
 }
 
@@ -227,6 +247,8 @@ sections! {
         AboutMe = "about_me",
         /// Dances by name ("spin", "do a little jump", "walk in a circle").
         Dance = "dances",
+        /// What players gather, by kind ("diamonds" → diamond, "trees" → wood).
+        Resource = "resources",
     }
 }
 

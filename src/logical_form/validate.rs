@@ -139,11 +139,11 @@ impl Checker {
         // Which arguments each action type may carry (as loose as the annotations require).
         // lexicon: JSON keys of the logical form.
         let rules: [(&str, bool, bool); 5] = [
-            ("schematic", action.schematic.is_some(), matches!(kind, Build | Dig | Fill)),
+            ("schematic", action.schematic.is_some(), matches!(kind, Build | Dig | Fill | Plant)),
             ("dance_type", action.dance_type.is_some(), matches!(kind, Dance | Move)),
             ("target_action_type", action.target_action_type.is_some(), matches!(kind, Stop | Resume | Undo)),
-            ("receiver", action.receiver.is_some(), kind == Get),
-            ("source", action.source.is_some(), kind == Get),
+            ("receiver", action.receiver.is_some(), matches!(kind, Get | Put | Collect | Craft)),
+            ("source", action.source.is_some(), matches!(kind, Get | Craft)),
         ];
         for (field, present, ok) in rules {
             if present && !ok {

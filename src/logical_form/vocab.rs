@@ -69,6 +69,16 @@ vocabulary! {
         Undo = "UNDO",
         Scout = "SCOUT",
         CompositeAction = "COMPOSITE_ACTION",
+        /// Mine, chop or harvest what a thing gives (craftmate; not in the annotations).
+        Collect = "COLLECT",
+        /// Till and plant a field (craftmate).
+        Plant = "PLANT",
+        /// Put items into a container, the `receiver` (craftmate).
+        Put = "PUT",
+        /// Drop items at the `location` (craftmate).
+        Drop = "DROP",
+        /// Craft an item (craftmate).
+        Craft = "CRAFT",
     }
 }
 
@@ -225,6 +235,8 @@ vocabulary! {
         ModifyTime = "MODIFY_TIME",
         /// schema
         VoxelCount = "VOXEL_COUNT",
+        /// What the bot or a container holds (craftmate).
+        Inventory = "INVENTORY",
     }
 }
 

@@ -47,6 +47,9 @@ pub struct AgentSpec {
     pub look: Option<[f32; 2]>,
     /// craftmate addition: the bot's name in chat (default `craftmate`).
     pub name: Option<String>,
+    /// craftmate addition: what the bot carries at the start.
+    #[serde(default)]
+    pub items: Vec<(String, u32)>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -55,6 +58,9 @@ pub struct PlayerSpec {
     pub name: String,
     pub pos: [i32; 3],
     pub look: Option<[f32; 2]>,
+    /// craftmate addition: what the player carries at the start.
+    #[serde(default)]
+    pub items: Vec<(String, u32)>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -63,6 +69,11 @@ pub struct BlocksSpec {
     pub from: [i32; 3],
     pub to: Option<[i32; 3]>,
     pub block: String,
+    /// craftmate addition: what a chest (or barrel) holds.
+    #[serde(default)]
+    pub items: Vec<(String, u32)>,
+    /// craftmate addition: a crop's growth, 0 to 7 (ripe).
+    pub age: Option<u8>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -129,6 +140,10 @@ pub struct StepSpec {
     pub matches: Option<String>,
     pub since: Option<usize>,
     pub kind: Option<String>,
+    /// craftmate addition (`items`): whose items — a player, "agent", "ground", or a chest's [x, y, z].
+    pub holder: Option<TargetSpec>,
+    /// craftmate addition (`items`): which item (default: all).
+    pub item: Option<String>,
 }
 
 impl StepSpec {
@@ -138,7 +153,7 @@ impl StepSpec {
         macro_rules! set {
             ($($f:ident),*) => { $( if self.$f.is_some() { v.push(stringify!($f)); } )* };
         }
-        set!(say, by, lf, player, pos, look, run, expect, region, near, radius, block, colour, op, count, at, target, within, matches, since, kind);
+        set!(say, by, lf, player, pos, look, run, expect, region, near, radius, block, colour, op, count, at, target, within, matches, since, kind, holder, item);
         v
     }
 }

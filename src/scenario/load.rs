@@ -72,6 +72,8 @@ pub struct Scenario {
     pub players: Vec<(String, Pos, Look)>,
     pub blocks: Vec<(BBox, Block)>,
     pub mobs: Vec<(String, Pos)>,
+    /// Items carried and in chests, and crops' growth, at the start.
+    pub stock: super::items::Stock,
     pub steps: Vec<Step>,
     pub expected_failure: Option<(usize, Option<Regex>)>,
 }
@@ -165,6 +167,8 @@ pub enum Expect {
     Unchanged { since: usize },
     /// `near` with a radius, or a `region` box (a craftmate addition), or anywhere.
     Mobs { kind: Option<String>, near: Option<(Target, f64)>, region: Option<BBox>, op: Op, count: u64 },
+    /// Items a player, the bot, a chest or the ground holds (a craftmate addition).
+    Items { holder: super::items::Holder, item: Option<String>, op: Op, count: u64 },
 }
 
 impl Expect {
@@ -178,6 +182,7 @@ impl Expect {
             Expect::NoChat(_) => "no_chat",
             Expect::Unchanged { .. } => "unchanged",
             Expect::Mobs { .. } => "mobs",
+            Expect::Items { .. } => "items",
         }
     }
 }
@@ -234,12 +239,16 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
     // stands on it.
     let on_ground = |p: Pos| if matches!(preset, Preset::Natural { .. }) { Pos::new(p.x, p.y.max(preset.surface_at(p.x, p.z)), p.z) } else { p };
     let agent_pos = f.agent.pos.map(|p| on_ground(Pos::from(p))).unwrap_or_else(|| preset.dry_spot_near(0, 0));
+    let mut stock = super::items::Stock { agent: super::items::checked(&f.agent.items, "agent.items")?, ..Default::default() };
     let mut players = Vec::new();
     for (i, p) in f.players.iter().enumerate() {
         if p.name.trim().is_empty() || players.iter().any(|(n, _, _)| *n == p.name) {
             return Err(format!("field `players[{i}].name`: empty or repeated name {:?}", p.name));
         }
         players.push((p.name.clone(), on_ground(Pos::from(p.pos)), p.look.map(look).unwrap_or_default()));
+        if !p.items.is_empty() {
+            stock.players.push((p.name.clone(), super::items::checked(&p.items, &format!("players[{i}].items"))?));
+        }
     }
     let mut blocks = Vec::new();
     for (i, b) in f.blocks.iter().enumerate() {
@@ -252,6 +261,7 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
         if bbox.volume() > MAX_PLACED_BLOCKS {
             return Err(format!("field `blocks[{i}]`: box of {} blocks is too large", bbox.volume()));
         }
+        stock.add_blocks(i, b, bbox, block)?;
         blocks.push((bbox, block));
     }
     let placed = blocks.iter().fold(0u64, |n, (b, _)| n.saturating_add(b.volume()));
@@ -314,6 +324,7 @@ fn check(path: &Path, f: ScenarioFile) -> Result<Scenario, String> {
         players,
         blocks,
         mobs,
+        stock,
         steps,
         expected_failure,
     })
@@ -520,9 +531,14 @@ fn check_step(i: usize, s: &StepSpec, players: &[&str]) -> Result<Step, String> 
             let region = s.region.as_ref().map(|r| BBox::new(Pos::from(r.from), Pos::from(r.to)));
             Expect::Mobs { kind: s.kind.clone(), near, region, op: op_of(s)?, count: need(&s.count, "count", "mobs")? }
         }
+        "items" => {
+            // lexicon: scenario file keys.
+            only(s, "items", &["expect", "holder", "item", "op", "count"])?;
+            super::items::expect(s, players, op_of(s)?, need(&s.count, "count", "items")?)?
+        }
         other => {
             return Err(format!(
-                "field `expect`: unknown expectation {other:?} (known: blocks, block, agent_near, chat, no_chat, unchanged, mobs)"
+                "field `expect`: unknown expectation {other:?} (known: blocks, block, agent_near, chat, no_chat, unchanged, mobs, items)"
             ));
         }
     };

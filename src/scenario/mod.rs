@@ -4,6 +4,7 @@
 //! `load.rs` checks it, `run.rs` plays it in the embedded world, `report.rs` prints verdicts.
 
 pub mod format;
+pub mod items;
 pub mod load;
 pub mod report;
 pub mod run;

@@ -94,6 +94,7 @@ fn play(s: &Scenario, bot: &mut dyn Bot, world: &mut EmbeddedWorld) -> (Option<S
     for (bbox, block) in &s.blocks {
         world.fill_by(*bbox, *block, builder.clone());
     }
+    super::items::set_up(&s.stock, world);
     for (kind, pos) in &s.mobs {
         if let Err(e) = world.spawn_mob(kind, pos.feet()) {
             return (Some(Stop { step: None, expect: "setup".into(), reason: format!("cannot spawn {kind} at {pos}: {e}") }), 0);
@@ -287,5 +288,6 @@ fn judge(e: &Expect, w: &EmbeddedWorld, said_mark: usize, snapshots: &HashMap<us
                 Err(format!("found {seen} {what}{place}, expected {} {count}", op.symbol()))
             }
         }
+        Expect::Items { holder, item, op, count } => super::items::judge(w, holder, item, *op, *count),
     }
 }

@@ -19,6 +19,8 @@
 //! - [`blueprint`], [`edit`], [`support`]: the shared engine that makes positions hold given blocks;
 //! - [`build`], [`destroy`], [`dig`], [`fill`], [`undo`]: commands on top of that engine;
 //! - [`spawn`], [`dance`], [`get`]: the small commands;
+//! - [`gather`], [`farm`], [`items`]: a companion's jobs: mine, chop, harvest, plant a field,
+//!   chests, dropping and crafting;
 //! - [`repeat`], [`condition`]: loops ("3 times", "until you hit stone", "forever");
 //! - [`limits`], [`error`]: what a single command may ask for, and why it may be refused.
 
@@ -34,8 +36,11 @@ pub mod edit;
 pub mod error;
 #[cfg(test)]
 pub(crate) mod fake_server;
+pub mod farm;
 pub mod fill;
+pub mod gather;
 pub mod get;
+pub mod items;
 pub mod limits;
 pub mod movement;
 pub mod path;
@@ -54,8 +59,11 @@ pub use dance::{Dance, DanceMove, Turn};
 pub use destroy::Destroy;
 pub use dig::{Dig, DigSize};
 pub use error::TaskError;
+pub use farm::Plant;
 pub use fill::Fill;
+pub use gather::{Delivery, Gather};
 pub use get::{Get, Give};
+pub use items::{Craft, Drop, Fetch, PickUp, Store};
 pub use limits::Limits;
 pub use movement::{Follow, Move, MoveOptions};
 pub use path::{Goal, Path, PathError, PathOptions, PathStep, StepKind};

@@ -32,6 +32,12 @@ pub enum TaskKind {
     Get,
     Undo,
     Loop,
+    /// Mining, chopping, harvesting: breaking blocks for what they give.
+    Gather,
+    /// Tilling and planting a field.
+    Farm,
+    /// Items moved: into or out of a chest, dropped, crafted.
+    Items,
 }
 
 impl TaskKind {
@@ -48,6 +54,9 @@ impl TaskKind {
             TaskKind::Get => "get",
             TaskKind::Undo => "undo",
             TaskKind::Loop => "loop",
+            TaskKind::Gather => "gather",
+            TaskKind::Farm => "farm",
+            TaskKind::Items => "items",
         }
     }
 
@@ -63,6 +72,9 @@ impl TaskKind {
             "DANCE" => TaskKind::Dance,
             "GET" => TaskKind::Get,
             "UNDO" => TaskKind::Undo,
+            "COLLECT" => TaskKind::Gather,
+            "PLANT" => TaskKind::Farm,
+            "PUT" | "DROP" | "CRAFT" => TaskKind::Items,
             _ => return None,
         })
     }

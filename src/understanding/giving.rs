@@ -14,7 +14,7 @@ use crate::world::rules::kinds::MOB_KINDS;
 
 /// Words between the opening and the item: counts and measures of quantity (`[quantity_words]`),
 /// or digits.
-fn is_quantity(w: &str) -> bool {
+pub(super) fn is_quantity(w: &str) -> bool {
     let lx = lexicon();
     lx.is(Class::QuantityWord, w) || lx.number(&[w], 0).is_some() || lx.value(crate::lexicon::Values::Multiple, w).is_some()
 }
@@ -31,7 +31,9 @@ fn request_end(words: &[String], start: usize) -> usize {
     for (i, w) in words.iter().enumerate().skip(start) {
         let next = words.get(i + 1).map(String::as_str);
         let reason = lexicon().is(Class::Reason, w) || (w == "i" && matches!(next, Some("'m" | "am")));
-        let here = lexicon().is(Class::RequestEnd, w) || (w == "in" && next == Some("front")) || (lexicon().is(Class::PlaceStart, w) && i > start);
+        // "… that you mined", "… if needed": words after the items that change nothing.
+        let tail = i > start && lexicon().phrase_at(Class::JobTail, words, i).is_some();
+        let here = tail || lexicon().is(Class::RequestEnd, w) || (w == "in" && next == Some("front")) || (lexicon().is(Class::PlaceStart, w) && i > start);
         if reason || here {
             end = i;
             break;
@@ -103,46 +105,70 @@ pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
     true
 }
 
-/// The form for a line that only asks for an item, if it is one: for the speaker ("give me 3
-/// diamonds") or for a player named after the verb ("give bob 3 diamonds").
+/// The form for a line that only asks for items, if it is one: for the speaker ("give me 3
+/// diamonds", "give 5 magenta stained glass and 2 redstone blocks"), or for a player named after
+/// the verb or at the end ("give bob 3 diamonds", "give 4 cobblestone to alice"). One GET an item.
 pub fn read(text: &str) -> Option<LogicalForm> {
     let words: Vec<String> = text.split_whitespace().map(String::from).collect();
-    let (mut start, receiver) = match lexicon().phrase_at(Class::GiveOpening, &words, 0).filter(|n| words.len() > *n) {
-        Some(n) => {
-            let speaker = SpecialReferenceObject { fixed_value: Some(FixedReference::Speaker), coordinates_span: None };
-            (n, ReferenceObject { special_reference: Some(SpecialReference::Object(speaker)), ..ReferenceObject::default() })
-        }
+    let speaker = || {
+        let me = SpecialReferenceObject { fixed_value: Some(FixedReference::Speaker), coordinates_span: None };
+        ReferenceObject { special_reference: Some(SpecialReference::Object(me)), ..ReferenceObject::default() }
+    };
+    let player = |n: usize| {
+        let clause = WhereClause::And(vec![WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(n)))]);
+        let filters = Filters { where_clause: Some(clause), ..Filters::default() };
+        ReferenceObject { filters: Some(filters), text_span: Some(Span::word(n)), ..ReferenceObject::default() }
+    };
+    let small = |w: &str| [Class::NameLead, Class::Me, Class::You, Class::Politeness].into_iter().any(|c| lexicon().is(c, w));
+    let (start, mut receiver) = match lexicon().phrase_at(Class::GiveOpening, &words, 0).filter(|n| words.len() > *n) {
+        Some(n) => (n, Some(speaker())),
         None => {
-            // "give bob …": one word after the verb that is a name, not "it", "some" or "5".
             let n = lexicon().phrase_at(Class::GiveToOpening, &words, 0)?;
             let name = words.get(n)?;
-            let small = [Class::NameLead, Class::Me, Class::You, Class::Politeness];
-            if is_quantity(name) || small.into_iter().any(|c| lexicon().is(c, name)) {
+            // "give the cobblestone to me": whom for is said at the end.
+            let article = lexicon().is(Class::Article, name) && !lexicon().is(Class::Pointing, name);
+            if small(name) && !article {
                 return None;
             }
-            let clause = WhereClause::And(vec![WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(n)))]);
-            let filters = Filters { where_clause: Some(clause), ..Filters::default() };
-            (n + 1, ReferenceObject { filters: Some(filters), text_span: Some(Span::word(n)), ..ReferenceObject::default() })
+            // "give bob …": one word after the verb that is a name, not "it", "some" or "5".
+            if article || is_quantity(name) || is_item(std::slice::from_ref(name)) { (n, None) } else { (n + 1, Some(player(n))) }
         }
     };
-    let first = start;
-    while words.get(start).is_some_and(|w| is_quantity(w)) {
-        start += 1;
+    let mut end = request_end(&words, start);
+    // "… to me", "… to alice" at the end.
+    if end >= 2 && words[end - 2] == "to" && receiver.is_none() {
+        let who = &words[end - 1];
+        receiver = Some(if lexicon().is(Class::Me, who) { speaker() } else if small(who) || is_quantity(who) { return None } else { player(end - 1) });
+        end -= 2;
     }
-    let end = request_end(&words, start);
-    if start >= end || !is_item(&words[start..end]) {
+    let receiver = receiver.unwrap_or_else(speaker);
+    // The items, joined by "and": each its counts, then its name.
+    let mut gets = Vec::new();
+    let mut from = start;
+    while from < end {
+        let stop = (from..end).find(|&i| words[i] == "and" || words[i] == ",").unwrap_or(end);
+        let mut name = from;
+        while name < stop && (is_quantity(&words[name]) || lexicon().phrase_at(Class::AllWords, &words, name).is_some()) {
+            name += lexicon().phrase_at(Class::AllWords, &words, name).unwrap_or(1);
+        }
+        if name >= stop || !is_item(&words[name..stop]) {
+            return None;
+        }
+        gets.push(Action {
+            receiver: Some(Endpoint { reference_object: Some(Box::new(receiver.clone())), location: None }),
+            reference_object: Some(named(Span::new(name, stop - 1), Span::new(from, stop - 1))),
+            ..Action::new(ActionType::Get)
+        });
+        from = stop + 1;
+    }
+    if gets.is_empty() {
         return None;
     }
-    let get = Action {
-        receiver: Some(Endpoint { reference_object: Some(Box::new(receiver)), location: None }),
-        reference_object: Some(named(Span::new(start, end - 1), Span::new(first, end - 1))),
-        ..Action::new(ActionType::Get)
-    };
-    super::checked(text, LogicalForm::command(vec![get]))
+    super::checked(text, LogicalForm::command(gets))
 }
 
 /// A thing found by its name (`name`), said in the words `said`.
-fn named(name: Span, said: Span) -> ReferenceObjectArg {
+pub(super) fn named(name: Span, said: Span) -> ReferenceObjectArg {
     let clause = WhereClause::And(vec![WhereItem::Triple(Triple::new(Predicate::HasName, name))]);
     let filters = Filters { where_clause: Some(clause), ..Filters::default() };
     ReferenceObjectArg::Object(Box::new(ReferenceObject { filters: Some(filters), text_span: Some(said), ..ReferenceObject::default() }))
@@ -163,7 +189,12 @@ mod tests {
         let lf = read("can you give bob 3 diamonds").expect("for another player");
         let json = lf.to_json_value().to_string();
         assert!(json.contains(r#""receiver":{"reference_object":{"filters""#) && json.contains(r#""text_span":[0,[3,3]]"#), "{json}");
-        for line in ["give me a hug", "give me the red cube", "give", "i want to build a house", "give it 3 diamonds", "give some torches", "give bob a hug"] {
+        let lf = read("give 5 magenta stained glass and 2 redstone blocks").expect("two items");
+        assert_eq!(lf.actions().len(), 2);
+        assert_eq!(read("give me all the cherry wood and lanterns").expect("all of two items").actions().len(), 2);
+        let lf = read("give 4 cobblestone to alice").expect("to a player at the end");
+        assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[4,4]]"#), "{}", lf.to_json_value());
+        for line in ["give me a hug", "give me the red cube", "give", "i want to build a house", "give it 3 diamonds", "give bob a hug", "give 3 diamonds and a hug"] {
             assert!(read(line).is_none(), "{line}");
         }
         assert!(read("fetch me some bread i 'm hungry").is_none(), "fetch is read as bring first");

@@ -27,6 +27,7 @@ pub mod distance;
 pub mod everyday;
 pub mod exact;
 pub mod giving;
+pub mod jobs;
 pub mod measures;
 pub mod names;
 pub mod naming;
@@ -212,13 +213,21 @@ impl Understanding {
         {
             return Some(reading("good job", lf.clone(), 1.0, Source::Known));
         }
+        // A job said with its tool or its stages ("take a pickaxe and get me 10 coal", "turn
+        // the logs into planks, then into stairs") is one request, though it reads as steps.
+        if on(Rule::Jobs)
+            && let Some(lf) = jobs::read_whole(text)
+        {
+            return Some(reading(text, lf, 1.0, Source::Known));
+        }
         // The rules read one step; a line of several is read step by step (`read_prepared`).
         let one_step = sequence::steps(&tokenize(text)).len() == 1;
         // The rules read the line, or else its core without the small words around it ("and
         // where is alice" is "where is alice"); a reading of the core is the core's words.
         let rules = |t: &str| {
             let rule = |r: Rule, read: fn(&str) -> Option<LogicalForm>| if on(r) { read(t) } else { None };
-            rule(Rule::Giving, giving::read)
+            rule(Rule::Jobs, jobs::read)
+                .or_else(|| rule(Rule::Giving, giving::read))
                 .or_else(|| rule(Rule::Spawning, giving::read_spawn))
                 .or_else(|| rule(Rule::Naming, naming::read))
                 .or_else(|| rule(Rule::Superlative, superlative::read))
@@ -449,6 +458,7 @@ impl Understanding {
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             changed |= on(Rule::SpawnRepair) && giving::repair_spawn(action, &tokens);
+            changed |= on(Rule::JobRepair) && jobs::repair(action, &tokens, step.clone());
             if on(Rule::Details) {
                 changed |= details::repair(action, &tokens, step.clone());
                 described |= details::said_plainly(action, &tokens);

@@ -47,7 +47,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     } else if lx.is(Class::CallVerb, at(i)) && pointing {
         // "name this tower bob", "name this one casa": a shape word (or "one") after "this" is
         // the thing, not the name.
-        let thing = |x: &str| crate::schematics::is_known_shape(x) || lx.is(Class::GenericThing, x);
+        let thing = |x: &str| crate::schematics::is_known_shape(x) || lx.is(Class::GenericThing, x) || lx.is(Class::Container, x);
         let skip = usize::from(w.len() > i + 3 && thing(w[i + 2]));
         (this(), i + 2 + skip)
     } else if lx.is(Class::CallVerb, at(i)) && at(i + 1) == "the" {

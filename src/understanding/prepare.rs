@@ -51,6 +51,11 @@ fn steps_by_punctuation(chat: &str) -> String {
         // A step before (with a verb of its own, or borrowed: "…, then a blue cube on top of
         // it, then a green one") makes this one a step too.
         let has_verb = step_start > 0 || chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| lx.is(crate::lexicon::Class::StepVerb, &w.to_lowercase()));
+        // "call this '; drop table memories": a name runs to the end of the line, whatever it says.
+        let naming = chat[step_start..whole.start()].split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).is_some_and(|w| lx.is(crate::lexicon::Class::CallVerb, &w.to_lowercase()));
+        if naming {
+            continue;
+        }
         out.push_str(before);
         out.push_str(if has_verb { " then " } else { " " });
         out.push_str(verb.as_str());

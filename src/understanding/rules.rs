@@ -62,10 +62,14 @@ pub enum Rule {
     Relation,
     Count,
     Measures,
+    /// Companion jobs read whole ("mine some coal for me", [`super::jobs::read`]).
+    Jobs,
+    /// A parsed action said with a job's verb retyped ([`super::jobs::repair`]).
+    JobRepair,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 28] = [
+    pub const ALL: [Rule; 30] = [
         Rule::AxisNames,
         Rule::StepPunctuation,
         Rule::SplitTimes,
@@ -94,6 +98,8 @@ impl Rule {
         Rule::Relation,
         Rule::Count,
         Rule::Measures,
+        Rule::Jobs,
+        Rule::JobRepair,
     ];
 
     /// The rule's name on the command line: its variant in kebab case.

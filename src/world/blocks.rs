@@ -210,6 +210,19 @@ const WOODS: &[(&str, &str, &str)] = &[
     ("pale_oak", "white", "gray"),
 ];
 
+// Blocks added after the first saved worlds (appended to the table, see `Registry::build`).
+// lexicon: block ids and their dye colours (game knowledge), not words.
+const LATER: &[(&str, Option<&str>, bool, bool)] = &[
+    // A crop: the world grows it, so it is terrain to perception (a farm is not a thing built).
+    ("wheat", Some("yellow"), true, false),
+    ("barrel", Some("brown"), false, true),
+    ("brain_coral_block", Some("pink"), false, true),
+    ("exposed_copper", Some("orange"), false, true),
+    ("cobbled_deepslate_stairs", Some("gray"), false, true),
+    ("cobblestone_stairs", Some("gray"), false, true),
+    ("stone_stairs", Some("gray"), false, true),
+];
+
 struct Registry {
     table: Vec<BlockInfo>,
     by_name: HashMap<&'static str, u16>,
@@ -241,6 +254,15 @@ impl Registry {
             for colour in DYE_COLOURS {
                 push(leak(format!("{colour}_{family}")), Some(colour), false, true);
             }
+        }
+        // Added after the first release: appended, so saved worlds keep their block numbers.
+        for &(name, colour, natural, solid) in LATER {
+            push(name, colour, natural, solid);
+        }
+        for &(wood, planks, log) in WOODS {
+            push(leak(format!("{wood}_wood")), Some(log), false, true);
+            push(leak(format!("stripped_{wood}_wood")), Some(planks), false, true);
+            push(leak(format!("{wood}_stairs")), Some(planks), false, true);
         }
         let by_name = table.iter().enumerate().map(|(i, b)| (b.name, i as u16)).collect();
         Registry { table, by_name }

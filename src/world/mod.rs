@@ -5,14 +5,15 @@
 //! ever talks to `dyn World`, so it cannot tell the two apart.
 //!
 //! Conventions follow Minecraft: x east, y up, z south; yaw 0 faces +z (south), 90 faces −x (west);
-//! pitch +90 looks straight down. The game is in creative mode: any block may be placed, and there is
-//! no inventory to manage.
+//! pitch +90 looks straight down. The game is in creative mode: any block may be placed and any
+//! item handed out; what the bot *carries* ([`items`]) is what it gathered or took from a chest.
 
 pub mod blocks;
 pub mod embedded;
 #[cfg(test)]
 pub mod fog;
 pub mod geometry;
+pub mod items;
 pub mod raycast;
 pub mod record;
 pub mod rules;
@@ -20,6 +21,7 @@ pub mod types;
 
 pub use blocks::{Block, BlockInfo};
 pub use geometry::{BBox, Pos, Vec3};
+pub use items::Inventory;
 pub use types::{
     Actor, ActionError, BlockChange, ChatMessage, ItemInfo, Look, MobInfo, Pickup, PlayerInfo,
 };
@@ -77,6 +79,26 @@ pub trait World {
         self.block_at(p).is_natural()
     }
 
+    // ---- items, chests and crops (worlds that lack them say so) ----
+
+    /// What the bot carries: what it gathered or took out of a chest, in the order it came.
+    fn carried(&self) -> Inventory {
+        Inventory::default()
+    }
+    /// What a player carries, when the world can tell.
+    fn inventory_of(&self, _player: &str) -> Option<Inventory> {
+        None
+    }
+    /// What the container (chest, barrel) at `p` holds; `None` when there is none.
+    fn container(&self, _p: Pos) -> Option<Inventory> {
+        None
+    }
+    /// How grown the crop at `p` is, 0 (just planted) to [`rules::RIPE`]; `None` for no crop.
+    /// A world that cannot tell calls every crop ripe.
+    fn crop_age(&self, p: Pos) -> Option<u8> {
+        (self.block_at(p).name() == "wheat").then_some(rules::RIPE)
+    }
+
     // ---- actions ----
 
     /// Move the agent's feet to `to`, which must be adjacent (each axis differs by at most one)
@@ -95,4 +117,33 @@ pub trait World {
     fn give_item(&mut self, player: &str, item: &str, count: u32) -> Result<(), ActionError>;
     /// Say a line in public chat.
     fn say(&mut self, text: &str);
+    /// Keep `count` of `item` that breaking a block let loose (the bot picks up what it mines,
+    /// chops and harvests).
+    fn keep_item(&mut self, _item: &str, _count: u32) -> Result<(), ActionError> {
+        Err(ActionError::Unsupported("keeping items"))
+    }
+    /// Pick up the lying item `id` (see [`World::items`]) within reach of its feet; returns how
+    /// many it took.
+    fn pick_up(&mut self, _id: u64) -> Result<u32, ActionError> {
+        Err(ActionError::Unsupported("picking items up"))
+    }
+    /// Use up to `count` of `item` the bot carries (crafting); returns how many it had.
+    fn use_carried(&mut self, _item: &str, _count: u32) -> u32 {
+        0
+    }
+    /// Drop `count` of `item` at `at`, within reach: what the bot carries first, creative
+    /// supply for the rest.
+    fn drop_item(&mut self, _item: &str, _count: u32, _at: Vec3) -> Result<(), ActionError> {
+        Err(ActionError::Unsupported("dropping items"))
+    }
+    /// Put `count` of `item` into the container at `p`, within reach (what the bot carries
+    /// first, creative supply for the rest).
+    fn put_in_container(&mut self, p: Pos, _item: &str, _count: u32) -> Result<(), ActionError> {
+        Err(ActionError::NoContainer(p))
+    }
+    /// Take up to `count` of `item` out of the container at `p`, within reach, into what the
+    /// bot carries; returns how many it took.
+    fn take_from_container(&mut self, p: Pos, _item: &str, _count: u32) -> Result<u32, ActionError> {
+        Err(ActionError::NoContainer(p))
+    }
 }

@@ -143,4 +143,10 @@ pub enum ActionError {
     UnknownPlayer(String),
     #[error("the server refused: {0}")]
     Refused(String),
+    #[error("there is no chest at {0}")]
+    NoContainer(Pos),
+    #[error("I have no {0} to give")]
+    NoneToGive(String),
+    #[error("{0} cannot be done in this world yet")]
+    Unsupported(&'static str),
 }

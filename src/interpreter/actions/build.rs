@@ -166,7 +166,8 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
     };
     let mut why = "";
     for moves in 0..64 {
-        let y = if vertical { centre.y } else { ground(centre) };
+        // Typed coordinates are the place exactly, height included ("at 1 7 0": a window).
+        let y = if vertical || t.exact { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
         // Unless the player typed coordinates, a build never cuts into what stands there (it may
@@ -328,6 +329,9 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
         (sch, (label_of(&req), made_of(&req)), copies as usize)
     } else if a.reference_object.is_some() {
         return super::copy::copy(turn, a, times);
+    } else if a.location.is_some() && turn.antecedent.as_ref().is_some_and(|x| x.object.is_some()) {
+        // "put blue glass at 1 7 0 and 3 7 0": the same thing again at the second place.
+        return again(turn, a, times);
     } else {
         return Err(Problem::say("What should I build?"));
     };

@@ -71,12 +71,23 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
             None => (turn.speaker.clone(), turn.speaker_block(), "you".to_string()),
         };
         // "10 oak logs", "a couple of torches", "some bread" (a handful).
-        let count = super::number(&words).or_else(|| (words.iter().any(|w| w == "some")).then_some(4)).unwrap_or(1).max(1);
+        // "all the cherry wood": all the bot carries of it, else a stack.
+        let lx = crate::lexicon::lexicon();
+        let all = (0..words.len()).any(|i| lx.phrase_at(crate::lexicon::Class::AllWords, &words, i).is_some());
+        let carried = i64::from(turn.world.carried().count(&item));
+        // "the cobblestone", "lanterns" the bot carries (it mined or took them): all of it,
+        // unless a number or "a" says otherwise.
+        let definite = carried > 0 && !words.iter().any(|w| lx.is(crate::lexicon::Class::Indefinite, w) || w == "some");
+        let count = super::number(&words)
+            .or_else(|| all.then_some(if carried > 0 { carried } else { 64 }))
+            .or_else(|| definite.then_some(carried))
+            .or_else(|| (words.iter().any(|w| w == "some")).then_some(4))
+            .unwrap_or(1)
+            .max(1);
         if count > MAX_ITEMS {
             return Err(Problem::say(format!("That's {count}; I hand over at most {MAX_ITEMS} (nine stacks) at a time.")));
         }
         let count = count as u32;
-        let lx = crate::lexicon::lexicon();
         let label = format!("bringing {you} {}", lx.counted(count, &lx.display_name(&item)));
         return Ok(push(Give { player, item: item.clone(), count, at }, Times::Count(1), label));
     }
@@ -84,6 +95,12 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     // as such, not looked for.
     if receiver_is_speaker {
         turn.allowed_words(&words)?;
+    }
+    // "pick up the wheat": items of that kind lying about.
+    if a.receiver.is_none()
+        && let Some(plan) = super::items::pick_up(turn, &words)
+    {
+        return Ok(plan);
     }
     // Otherwise: go and get a thing we remember.
     let found = reference::resolve_one(turn, r, Want::Anything)?;

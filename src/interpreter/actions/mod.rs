@@ -11,8 +11,11 @@ mod copy;
 mod dance;
 mod destroy;
 mod dig;
+mod farm;
 mod fill;
+mod gather;
 mod get;
+mod items;
 mod movement;
 mod spawn;
 
@@ -32,7 +35,10 @@ pub use dance::{Dance, DanceSpec};
 pub use destroy::{CONFIRM_BLOCKS, Destroy};
 pub use dig::Dig;
 pub use fill::Fill;
+pub use farm::Plant;
+pub use gather::Gather;
 pub use get::{Get, Give};
+pub use items::ItemJob;
 pub use movement::{ComeHere, Follow, MoveTo};
 pub use spawn::Spawn;
 
@@ -62,7 +68,7 @@ pub fn command(turn: &mut Turn, lf: &LogicalForm, limits: &schematics::Limits) -
     Ok(plans)
 }
 
-pub(super) fn number(words: &[String]) -> Option<i64> {
+pub(crate) fn number(words: &[String]) -> Option<i64> {
     (0..words.len()).find_map(|i| read_number(words, i)).map(|(v, _)| v)
 }
 
@@ -126,7 +132,13 @@ fn action_plan(turn: &mut Turn, a: &Action, cond: Option<&RemoveCondition>, limi
         ActionType::Fill => fill::fill(turn, a, times),
         ActionType::Spawn => spawn::spawn(turn, a, times),
         ActionType::Dance => dance::dance(turn, a, times),
+        ActionType::Get if a.source.is_some() => items::fetch(turn, a),
         ActionType::Get => get::get(turn, a),
+        ActionType::Collect => gather::collect(turn, a),
+        ActionType::Plant => farm::plant(turn, a),
+        ActionType::Put => items::put(turn, a),
+        ActionType::Drop => items::drop(turn, a),
+        ActionType::Craft => items::craft(turn, a),
         ActionType::Undo => Ok(Plan::Undo(target_kind(turn, a.target_action_type))),
         ActionType::Stop => Ok(Plan::Stop),
         ActionType::Resume => Ok(Plan::Resume),

@@ -17,10 +17,12 @@ mod sections;
 mod store;
 #[cfg(test)]
 mod tests;
+mod things;
 
 pub use natural::SEA_LEVEL;
 pub use preset::Preset;
 pub use store::{StoreError, WorldStore};
+pub use things::GROW_ODDS;
 
 use super::rules;
 use super::types::normalize_yaw;
@@ -38,8 +40,8 @@ pub struct Player {
     pub name: String,
     pub pos: Vec3,
     pub look: Look,
-    /// Items the agent handed over (creative: nothing else fills it).
-    pub inventory: Vec<(String, u32)>,
+    /// What the player carries: items handed over or picked up (creative: nothing else fills it).
+    pub inventory: Inventory,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,6 +74,9 @@ pub struct EmbeddedWorld {
     players: Vec<Player>,
     mobs: Vec<Mob>,
     next_mob_id: u64,
+    /// What the bot carries, chests' contents, items lying about, crops.
+    #[serde(default)]
+    things: things::Things,
     /// The newest chat lines; `chat_dropped` older ones were let go (see [`record::KEEP_CHAT`]).
     chat: Vec<ChatLine>,
     #[serde(default)]
@@ -108,6 +113,7 @@ impl EmbeddedWorld {
             players: Vec::new(),
             mobs: Vec::new(),
             next_mob_id: 1,
+            things: Default::default(),
             chat: Vec::new(),
             chat_dropped: 0,
             chat_cursor: 0,
@@ -151,6 +157,7 @@ impl EmbeddedWorld {
         section.blocks[i] = block.index();
         self.dirty.insert(key);
         self.changes.push(BlockChange { tick: self.tick, pos: p, before, after: block, by });
+        self.things_after_change(p, before, block);
         self.changes_dropped += record::trim(&mut self.changes, record::KEEP_CHANGES);
         before
     }
@@ -205,7 +212,7 @@ impl EmbeddedWorld {
                 p.pos = pos;
                 p.look = look;
             }
-            None => self.players.push(Player { name: name.to_string(), pos, look, inventory: Vec::new() }),
+            None => self.players.push(Player { name: name.to_string(), pos, look, inventory: Inventory::default() }),
         }
     }
 
@@ -259,9 +266,11 @@ impl EmbeddedWorld {
 
     // ---------- time ----------
 
-    /// Advance one tick: time moves on and unsupported bodies fall one block.
+    /// Advance one tick: time moves on, unsupported bodies fall one block, crops grow and
+    /// players pick up what lies at their feet.
     pub fn advance(&mut self) {
         self.tick += 1;
+        self.things_tick();
         let p = self.agent_pos;
         if !self.supported(p) && p.y > rules::MIN_Y {
             self.agent_pos = p.down(1);
@@ -395,22 +404,62 @@ impl World for EmbeddedWorld {
     }
 
     fn give_item(&mut self, player: &str, item: &str, count: u32) -> Result<(), ActionError> {
-        let item = rules::normalize_id(item);
-        let item = item.strip_prefix("minecraft:").unwrap_or(&item).to_string();
-        if !rules::is_item(&item) {
-            return Err(ActionError::UnknownItem(item));
+        if self.player(player).is_none() {
+            return Err(ActionError::UnknownPlayer(player.to_string()));
         }
+        // What the bot carries goes first, creative supply makes up the rest.
+        let item = self.supply(item, count)?;
         let tick = self.tick;
-        let p = self.player_mut(player).ok_or_else(|| ActionError::UnknownPlayer(player.to_string()))?;
+        let p = self.player_mut(player).expect("checked above");
         // Handed straight into the inventory: the receiver has it at once.
         let pickup = Pickup { tick, by: p.name.clone(), item: item.clone(), count };
-        match p.inventory.iter_mut().find(|(i, _)| *i == item) {
-            Some((_, n)) => *n += count,
-            None => p.inventory.push((item, count)),
-        }
-        self.pickups.push(pickup);
-        self.pickups_dropped += record::trim(&mut self.pickups, record::KEEP_PICKUPS);
+        p.inventory.add(&item, count);
+        self.record_pickup(pickup);
         Ok(())
+    }
+
+    fn items(&self) -> Vec<ItemInfo> {
+        self.things.lying.clone()
+    }
+
+    fn carried(&self) -> Inventory {
+        self.things.carried.clone()
+    }
+
+    fn inventory_of(&self, player: &str) -> Option<Inventory> {
+        self.player(player).map(|p| p.inventory.clone())
+    }
+
+    fn container(&self, p: Pos) -> Option<Inventory> {
+        rules::is_container(self.block_at(p)).then(|| self.things.containers.get(&p).cloned().unwrap_or_default())
+    }
+
+    fn crop_age(&self, p: Pos) -> Option<u8> {
+        (self.block_at(p).name() == "wheat").then(|| self.things.crops.get(&p).copied().unwrap_or(rules::RIPE))
+    }
+
+    fn keep_item(&mut self, item: &str, count: u32) -> Result<(), ActionError> {
+        self.things_keep(item, count)
+    }
+
+    fn pick_up(&mut self, id: u64) -> Result<u32, ActionError> {
+        self.things_pick_up(id)
+    }
+
+    fn use_carried(&mut self, item: &str, count: u32) -> u32 {
+        self.things.carried.take(item, count)
+    }
+
+    fn drop_item(&mut self, item: &str, count: u32, at: Vec3) -> Result<(), ActionError> {
+        self.things_drop(item, count, at)
+    }
+
+    fn put_in_container(&mut self, p: Pos, item: &str, count: u32) -> Result<(), ActionError> {
+        self.things_put(p, item, count)
+    }
+
+    fn take_from_container(&mut self, p: Pos, item: &str, count: u32) -> Result<u32, ActionError> {
+        self.things_take(p, item, count)
     }
 
     fn say(&mut self, text: &str) {

@@ -2,7 +2,8 @@
 //!
 //! `play --memory FILE` keeps the bot's memory in an SQLite file; this keeps the world it lives
 //! in beside that memory, in two tables of the same file (the memory never reads them): the
-//! sections somebody edited, and everything else — tick, the bot, players, mobs — as one JSON row.
+//! sections somebody edited, and everything else — tick, the bot, players, mobs, items, chests and
+//! crops — as one JSON row.
 //! [`WorldStore::save`] writes only the sections edited since the last save, so a tick of building
 //! costs a few kilobytes, and all of it commits at once: a process killed at any moment leaves the
 //! world as it was at the end of some tick, never half of one. The change record is not kept: a
@@ -38,6 +39,9 @@ struct Header {
     players: Vec<Player>,
     mobs: Vec<Mob>,
     next_mob_id: u64,
+    /// What the bot carries, chests' contents, lying items and crops (absent in older files).
+    #[serde(default)]
+    things: super::things::Things,
 }
 
 const SCHEMA: &str = "
@@ -142,6 +146,7 @@ impl WorldStore {
         world.players = h.players;
         world.mobs = h.mobs;
         world.next_mob_id = h.next_mob_id;
+        world.things = h.things;
         let mut stmt = self.conn.prepare("SELECT x, y, z, palette, runs FROM world_sections").map_err(|e| self.sql(e))?;
         let rows = stmt
             .query_map([], |r| Ok(((r.get(0)?, r.get(1)?, r.get(2)?), r.get::<_, String>(3)?, r.get::<_, Vec<u8>>(4)?)))
@@ -166,6 +171,7 @@ impl WorldStore {
             players: world.players.clone(),
             mobs: world.mobs.clone(),
             next_mob_id: world.next_mob_id,
+            things: world.things.clone(),
         };
         let header = serde_json::to_string(&header).map_err(|e| self.damaged(e.to_string()))?;
         let mut keys: Vec<_> = world.dirty.iter().copied().collect();
@@ -218,6 +224,9 @@ mod tests {
         w.fill_by(BBox::new(Pos::new(0, 5, 3), Pos::new(20, 7, 3)), Block::from_name("red_wool").unwrap(), Actor::Agent);
         store.save(&mut w).unwrap();
         w.set_block_by(Pos::new(40, 5, 40), Block::from_name("stone").unwrap(), Actor::Player("alice".into()));
+        w.set_block_by(Pos::new(41, 5, 40), Block::from_name("chest").unwrap(), Actor::Player("alice".into()));
+        w.stock_container(Pos::new(41, 5, 40), "iron_pickaxe", 1);
+        w.give_agent("coal", 4);
         w.advance();
         store.save(&mut w).unwrap();
         drop(store);
@@ -225,6 +234,8 @@ mod tests {
         assert_eq!(back.same_blocks(&w), None);
         assert_eq!(back.tick(), w.tick());
         assert_eq!(back.player("alice").map(|p| p.pos), Some(Vec3::new(3.5, 5.0, 0.5)));
+        assert_eq!(back.carried().count("coal"), 4, "what the bot carries is kept");
+        assert_eq!(back.container(Pos::new(41, 5, 40)).map(|c| c.count("iron_pickaxe")), Some(1), "and what chests hold");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -118,7 +118,7 @@ fn chat_mobs_and_items() {
 
     w.give_item("alice", "diamond_sword", 1).unwrap();
     w.give_item("alice", "red_wool", 3).unwrap();
-    assert_eq!(w.player("alice").unwrap().inventory.len(), 2);
+    assert_eq!(w.player("alice").unwrap().inventory.items().len(), 2);
     assert!(matches!(w.give_item("bob", "apple", 1), Err(ActionError::UnknownPlayer(_))));
     assert!(matches!(w.give_item("alice", "sword of doom", 1), Err(ActionError::UnknownItem(_))));
 }

@@ -27,6 +27,10 @@ pub const ITEM_KINDS: &[&str] = &[
     "book", "saddle", "lead", "name_tag", "ender_pearl", "elytra", "firework_rocket",
     "diamond_helmet", "diamond_chestplate", "diamond_leggings", "diamond_boots", "iron_helmet",
     "iron_chestplate", "iron_leggings", "iron_boots", "egg", "snowball", "bone", "wheat", "sugar",
+    "wheat_seeds", "raw_iron", "raw_gold", "raw_copper", "copper_ingot", "redstone", "lapis_lazuli",
+    "golden_pickaxe", "stone_pickaxe", "netherite_pickaxe", "golden_axe", "stone_axe", "wooden_axe",
+    "wooden_shovel", "stone_shovel", "iron_hoe", "diamond_hoe", "wooden_hoe", "stone_hoe", "oak_sapling",
+    "baked_potato", "cooked_chicken", "pumpkin_pie", "melon_slice", "charcoal", "flint", "leather",
 ];
 
 /// Blocks, items and mobs that burn, blow up or destroy what others built: refused unless a
@@ -71,7 +75,7 @@ pub fn item_id<S: AsRef<str>>(words: &[S]) -> Option<String> {
     use crate::lexicon::{Class, Values, lexicon};
     let lx = lexicon();
     let small = |w: &str| {
-        [Class::QuantityWord, Class::Me, Class::Politeness, Class::Article].into_iter().any(|c| lx.is(c, w))
+        [Class::QuantityWord, Class::Me, Class::Politeness, Class::Article, Class::AllWords, Class::ItemAdjective, Class::Pointing].into_iter().any(|c| lx.is(c, w))
             || lx.value(Values::Quantity, w).is_some()
             || lx.number(&[w], 0).is_some()
     };
@@ -96,6 +100,11 @@ pub fn item_id<S: AsRef<str>>(words: &[S]) -> Option<String> {
     for c in candidates {
         if ITEM_KINDS.contains(&c.as_str()) || Block::from_name(&c).is_some_and(|b| !b.is_air()) {
             return Some(c);
+        }
+        // "5 iron", "some gold": the ingots, as players mean them.
+        let ingot = format!("{c}_ingot");
+        if ITEM_KINDS.contains(&ingot.as_str()) {
+            return Some(ingot);
         }
         let suffix = format!("_{c}");
         if let Some(best) = ITEM_KINDS.iter().find(|i| i.starts_with("diamond") && i.ends_with(&suffix)).or_else(|| ITEM_KINDS.iter().find(|i| i.ends_with(&suffix))) {
@@ -131,6 +140,8 @@ mod tests {
         assert_eq!(id("half a stack of cobble").as_deref(), Some("cobblestone"));
         assert_eq!(id("one block of gold").as_deref(), Some("gold_block"));
         assert_eq!(id("a sword").as_deref(), Some("diamond_sword"));
+        assert_eq!(id("5 iron").as_deref(), Some("iron_ingot"));
+        assert_eq!(id("some raw iron").as_deref(), Some("raw_iron"));
         assert_eq!(id("a hug"), None);
         assert_eq!(mob_kind(&["3", "slimes"]).as_deref(), Some("slime"));
         assert_eq!(mob_kind(&["a", "snow", "golem"]).as_deref(), Some("snow_golem"));

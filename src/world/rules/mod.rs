@@ -8,16 +8,28 @@
 
 pub mod bounds;
 pub mod breaking;
+pub mod drops;
 pub mod kinds;
 pub mod placing;
+pub mod recipes;
 pub mod reach;
 pub mod standing;
 
 pub use bounds::{HEIGHT, MAX_Y, MIN_Y, WORLD_BORDER, in_height, in_world};
 pub use breaking::{check_break, unbreakable};
+pub use drops::{drops, is_ore};
 pub use kinds::{DANGEROUS, ITEM_KINDS, MOB_KINDS, is_dangerous, is_item, is_mob, item_id, mob_kind, normalize_id};
 pub use placing::{check_place, clickable, has_support, replaceable};
 pub use reach::{REACH, eye_of, reach_distance, within_reach};
+/// The age of a fully grown crop (wheat's last stage).
+pub const RIPE: u8 = 7;
+
+/// Can `b` hold items (a chest, a barrel)?
+pub fn is_container(b: crate::world::Block) -> bool {
+    // lexicon: Minecraft block ids (game knowledge), not words.
+    matches!(b.name(), "chest" | "barrel" | "trapped_chest")
+}
+
 pub use standing::{check_step, has_room, in_body, supported};
 
 #[cfg(test)]

@@ -44,6 +44,11 @@ pub fn check_place(
     if !has_support(p, &block_at) {
         return Err(ActionError::NoFooting(p));
     }
+    // A crop grows only on farmland.
+    // lexicon: Minecraft block ids (game knowledge), not words.
+    if block.name() == "wheat" && block_at(p.down(1)).name() != "farmland" {
+        return Err(ActionError::NoFooting(p));
+    }
     Ok(())
 }
 

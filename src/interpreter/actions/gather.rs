@@ -1,0 +1,262 @@
+//! COLLECT: "chop down that tree", "get me 20 oak logs" said as "collect", "mine the coal near
+//! me", "find me some diamonds", "harvest the wheat", "mine 16 stone starting from 10 60 5".
+//!
+//! The thing's words name a kind of resource (the lexicon's `[resources]`): wood, an ore by its
+//! metal, stone, wheat, dirt or sand. The bot looks around where it was asked (the speaker, or
+//! the place said) for the nearest of it — a tree, an ore vein with a safe staircase down to
+//! it, ripe wheat — and gathers it; with "for me" it hands over what was asked for.
+
+use crate::interpreter::context::Turn;
+use crate::interpreter::finding::{self, around, blocks_near};
+use crate::interpreter::location::{self, Purpose};
+use crate::interpreter::problem::{Problem, Result};
+use crate::interpreter::recipe::Recipe;
+use crate::lexicon::{Group, lexicon};
+use crate::logical_form::{Action, FixedReference};
+use crate::tasks::{Delivery, Gather as GatherTask, Limits, Task, TaskError, TaskKind, Times};
+use crate::world::rules::{self, RIPE};
+use crate::world::Pos;
+
+use super::{Plan, push};
+
+/// How far around the place asked the bot looks for trees, crops and surface blocks.
+const LOOK_AROUND: i32 = 32;
+/// How far sideways it looks for ore (it looks all the way down).
+const ORE_AROUND: i32 = 24;
+/// Surface blocks or stone taken when no count is said.
+const DEFAULT_BLOCKS: usize = 16;
+/// The most ore veins one command digs to.
+const MAX_VEINS: usize = 4;
+
+/// Break `wanted` (and `way`) and keep what they give; hand it over when `delivery` says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gather {
+    pub wanted: Vec<Pos>,
+    pub way: Vec<Pos>,
+    pub replant: Vec<Pos>,
+    pub label: String,
+    /// How it will go, said when it starts ("50 blocks down, by a staircase").
+    pub how: Option<String>,
+    pub delivery: Option<Delivery>,
+}
+
+impl Recipe for Gather {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Gather
+    }
+    fn task(&self, limits: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        let mut g = GatherTask::new(self.wanted.clone(), self.way.clone(), self.label.clone(), limits)?.replanting(self.replant.clone());
+        if let Some(d) = &self.delivery {
+            g = g.delivering(d.clone());
+        }
+        Ok(Box::new(g))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// What the player's words ask to gather.
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    /// Trees, of one wood or any.
+    Wood(Option<String>),
+    /// An ore by its metal ("coal"), or any ore.
+    Ore(Option<String>),
+    Stone,
+    Wheat,
+    /// A surface block (dirt, sand).
+    Surface(&'static str),
+}
+
+fn kind_of(words: &[String]) -> Option<Kind> {
+    let lx = lexicon();
+    let meaning = (0..words.len()).find_map(|i| lx.meaning_at(Group::Resource, words, i).map(|(m, _)| m))?;
+    // lexicon: the `[resources]` kinds and Minecraft block ids (game knowledge), not words.
+    Some(match meaning {
+        "wood" => Kind::Wood(rules::item_id(words).filter(|id| id.ends_with("_log"))),
+        "ore" => Kind::Ore(None),
+        "stone" => Kind::Stone,
+        "wheat" => Kind::Wheat,
+        "dirt" => Kind::Surface("dirt"),
+        "sand" => Kind::Surface("sand"),
+        metal => Kind::Ore(Some(metal.to_string())),
+    })
+}
+
+pub(super) fn collect(turn: &mut Turn, a: &Action) -> Result<Plan> {
+    let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I gather?"))?;
+    let words = r.text_span.map(|s| turn.words(s)).unwrap_or_default();
+    let kind = kind_of(&words).ok_or_else(|| Problem::say(format!("I can mine ore and stone, chop trees and harvest wheat, but I don't know how to gather \"{}\".", words.join(" "))))?;
+    let count = made_for(&words).or_else(|| super::number(&words).map(|n| n.clamp(1, 9 * 64) as usize));
+    let centre = match &a.location {
+        Some(l) => location::resolve(turn, l, Purpose::Move)?.pos,
+        // "go to the farm and harvest the wheat": where the walk ended.
+        None if turn.antecedent.as_ref().is_some_and(|x| x.walked) => turn.agent_pos(),
+        None => turn.speaker_block(),
+    };
+    let for_speaker = a.receiver.as_ref().and_then(|e| e.reference_object.as_ref()).is_some_and(|r| r.fixed_reference() == Some(FixedReference::Speaker));
+    let (mut g, items) = match kind {
+        Kind::Wood(wood) => wood_plan(turn, centre, wood, count)?,
+        Kind::Ore(metal) => ore_plan(turn, centre, metal, count)?,
+        Kind::Stone => stone_plan(turn, centre, count.unwrap_or(DEFAULT_BLOCKS))?,
+        Kind::Wheat => wheat_plan(turn, centre, count)?,
+        Kind::Surface(block) => surface_plan(turn, centre, block, count.unwrap_or(DEFAULT_BLOCKS))?,
+    };
+    if for_speaker {
+        g.delivery = Some(Delivery { player: turn.speaker.clone(), items, at_most: count.map(|n| n as u32) });
+    }
+    let label = match &g.how {
+        Some(how) => format!("gathering {} ({how})", g.label),
+        None => format!("gathering {}", g.label),
+    };
+    Ok(push(g, Times::Count(1), label))
+}
+
+/// "wheat for 2 bread": as much as the things it is for need (6 wheat).
+fn made_for(words: &[String]) -> Option<usize> {
+    let at = words.iter().position(|w| w == "for")?;
+    let what = &words[..at];
+    let item = rules::recipes::craftable(&words[at + 1..])?;
+    let n = super::number(&words[at + 1..]).unwrap_or(1).max(1) as u32;
+    let recipe = rules::recipes::recipes(&item).into_iter().next()?;
+    let gathered = rules::item_id(what);
+    let need = recipe.needs.iter().find(|(i, _)| gathered.as_deref().is_none_or(|g| g == i)).map(|(_, k)| *k)?;
+    Some((n.div_ceil(recipe.makes) * need) as usize)
+}
+
+fn gather(wanted: Vec<Pos>, way: Vec<Pos>, label: String) -> Gather {
+    Gather { wanted, way, replant: Vec::new(), label, how: None, delivery: None }
+}
+
+/// Trees nearest the place (the one the speaker points at first), enough for `count` logs.
+fn wood_plan(turn: &Turn, centre: Pos, wood: Option<String>, count: Option<usize>) -> Result<(Gather, Vec<String>)> {
+    let pointed = turn.look_hit.map(|h| h.block).filter(|p| {
+        let n = turn.world.block_at(*p);
+        n.name().ends_with("_log") || n.name().ends_with("_leaves")
+    });
+    let trees = finding::trees_near(turn.world, centre, LOOK_AROUND, wood.as_deref(), pointed);
+    let Some(first) = trees.first() else {
+        let what = wood.map(|w| lexicon().display_name(&w).to_string()).unwrap_or_else(|| "tree".into());
+        return Err(Problem::say(format!("I don't see any {what} within {LOOK_AROUND} blocks of here.")));
+    };
+    let (mut logs, mut leaves, mut n) = (Vec::new(), Vec::new(), 0);
+    for t in &trees {
+        logs.extend(t.logs.iter().copied());
+        leaves.extend(t.leaves.iter().copied());
+        n += 1;
+        if count.is_none_or(|c| logs.len() >= c) {
+            break;
+        }
+    }
+    let name = lexicon().display_name(first.wood.trim_end_matches("_log")).to_string();
+    let label = if n == 1 { format!("the {name} tree at {}", first.logs[0]) } else { format!("{n} trees near {centre}") };
+    let items: Vec<String> = trees.iter().take(n).map(|t| t.wood.clone()).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    Ok((gather(logs, leaves, label), items))
+}
+
+/// Does block `name` count as ore of `metal` (any ore without one)?
+fn is_ore_of(name: &str, metal: Option<&str>) -> bool {
+    let Some(base) = name.strip_suffix("_ore") else { return false };
+    let base = base.strip_prefix("deepslate_").unwrap_or(base);
+    metal.is_none_or(|m| base == m)
+}
+
+/// The nearest vein of the ore with a safe staircase down to it.
+fn ore_plan(turn: &Turn, centre: Pos, metal: Option<String>, count: Option<usize>) -> Result<(Gather, Vec<String>)> {
+    let world = turn.world;
+    let depth = centre.y - rules::MIN_Y;
+    let candidates = blocks_near(world, around(centre, ORE_AROUND, depth, 8), centre, |n| is_ore_of(n, metal.as_deref()));
+    let what = metal.clone().map(|m| format!("{m} ore")).unwrap_or_else(|| "ore".into());
+    if candidates.is_empty() {
+        return Err(Problem::say(format!("There's no {what} within {ORE_AROUND} blocks of here, all the way down.")));
+    }
+    let from = turn.agent_pos();
+    // Veins nearest first, each with its own safe staircase, until there is enough ore.
+    let wanted = count.unwrap_or(1);
+    let (mut ore, mut stairs, mut veins) = (Vec::new(), Vec::new(), 0);
+    for p in candidates.iter().take(48) {
+        if ore.contains(p) || stairs.contains(p) {
+            continue;
+        }
+        let Some(vein) = finding::vein_with_stairs(world, *p, from, wanted.max(8)) else { continue };
+        ore.extend(vein.ore);
+        stairs.extend(vein.stairs.into_iter().filter(|s| !ore.contains(s)));
+        veins += 1;
+        if ore.len() >= wanted || veins >= MAX_VEINS {
+            break;
+        }
+    }
+    let Some(first) = ore.first().copied() else {
+        return Err(Problem::say(format!("I found {what} at {}, but every way down is next to water or lava, so I won't dig there.", candidates[0])));
+    };
+    stairs.sort();
+    stairs.dedup();
+    let kind = world.block_at(first);
+    let items: Vec<String> = rules::drops(kind, false).into_iter().map(|(i, _)| i.to_string()).collect();
+    let below = centre.y - first.y;
+    let name = lexicon().display_name(kind.name()).to_string();
+    let label = if veins == 1 { format!("the {name} at {first}") } else { format!("{} {name} in {veins} veins near {first}", ore.len()) };
+    let mut g = gather(ore, stairs, label);
+    g.how = Some(format!("{} blocks down, by a staircase", below.max(0)));
+    Ok((g, items))
+}
+
+/// Stone under the place: a staircase down to the first stone, and the stone around its foot.
+fn stone_plan(turn: &Turn, centre: Pos, count: usize) -> Result<(Gather, Vec<String>)> {
+    let world = turn.world;
+    // Stone lying open near the place (a pile of cobblestone, a rock face): taken as it is.
+    // lexicon: Minecraft block ids (game knowledge), not words.
+    let open = |n: &str| matches!(n, "stone" | "cobblestone" | "deepslate" | "cobbled_deepslate");
+    let exposed: Vec<Pos> = blocks_near(world, around(centre, 5, 2, 4), centre, open)
+        .into_iter()
+        .filter(|p| p.faces().iter().any(|n| !world.block_at(*n).is_solid()))
+        .collect();
+    if exposed.len() >= count.min(4) {
+        let pile: Vec<Pos> = blocks_near(world, around(centre, 5, 2, 4), centre, open).into_iter().take(count).collect();
+        let label = format!("{} stone near {centre}", pile.len());
+        return Ok((gather(pile, Vec::new(), label), vec!["cobblestone".into(), "cobbled_deepslate".into()]));
+    }
+    let stone = blocks_near(world, around(centre, 8, 40, 4), centre, |n| n == "stone" || n == "cobblestone" || n == "deepslate");
+    let from = turn.agent_pos();
+    let vein = stone.iter().take(24).find_map(|p| finding::vein_with_stairs(world, *p, from, count));
+    let Some(vein) = vein else {
+        return Err(Problem::say("I can't find stone I could dig to safely near here.".to_string()));
+    };
+    let label = format!("{count} stone at {}", vein.ore[0]);
+    Ok((gather(vein.ore, vein.stairs, label), vec!["cobblestone".into(), "cobbled_deepslate".into()]))
+}
+
+/// Ripe wheat near the place, planted again once harvested.
+fn wheat_plan(turn: &Turn, centre: Pos, count: Option<usize>) -> Result<(Gather, Vec<String>)> {
+    let world = turn.world;
+    let crops = blocks_near(world, around(centre, LOOK_AROUND / 2, 6, 6), centre, |n| n == "wheat");
+    let ripe: Vec<Pos> = crops.iter().copied().filter(|p| world.crop_age(*p) == Some(RIPE)).take(count.unwrap_or(usize::MAX)).collect();
+    if ripe.is_empty() {
+        return Err(Problem::say(match crops.len() {
+            0 => "I don't see any wheat near here. Say \"plant seeds here\" to start a field.".to_string(),
+            n => format!("None of the {n} wheat here is ripe yet; ask me again in a little while."),
+        }));
+    }
+    let label = format!("{} ripe wheat", ripe.len());
+    let mut g = gather(ripe.clone(), Vec::new(), label);
+    g.replant = ripe;
+    Ok((g, vec!["wheat".into()]))
+}
+
+/// Blocks of dirt or sand from the surface near the place.
+fn surface_plan(turn: &Turn, centre: Pos, block: &str, count: usize) -> Result<(Gather, Vec<String>)> {
+    let world = turn.world;
+    // lexicon: Minecraft block ids (game knowledge): grass blocks give dirt.
+    let matches = |n: &str| n == block || (block == "dirt" && n == "grass_block");
+    let cells: Vec<Pos> = blocks_near(world, around(centre, 6, 4, 3), centre, matches)
+        .into_iter()
+        .filter(|p| !world.block_at(p.up(1)).is_solid() && world.made_by_world(*p))
+        .take(count)
+        .collect();
+    if cells.is_empty() {
+        return Err(Problem::say(format!("I don't see any {block} on the ground near here.")));
+    }
+    let label = format!("{} {block}", cells.len());
+    Ok((gather(cells, Vec::new(), label), vec![block.to_string()]))
+}
