@@ -35,6 +35,8 @@ enum Phase {
 pub struct Gather {
     label: String,
     edit: Edit,
+    /// Later stages, each its own dig (another ore vein down its own staircase), done in turn.
+    stages: std::collections::VecDeque<Vec<Pos>>,
     /// The blocks asked for (the ore, the logs, the crops), not the way to them.
     wanted: FxHashSet<Pos>,
     /// Crops to plant again once harvested.
@@ -58,6 +60,7 @@ impl Gather {
         Ok(Gather {
             label: label.into(),
             edit: Edit::new(targets),
+            stages: Default::default(),
             wanted: wanted.into_iter().collect(),
             replant: Vec::new(),
             deliver: None,
@@ -66,6 +69,14 @@ impl Gather {
             got_wanted: Inventory::default(),
             phase: Phase::Breaking,
         })
+    }
+
+    /// Then also break `wanted` and `way`, once everything before is done (a second vein, down
+    /// its own stairs: the bot finishes one staircase before it starts the next).
+    pub fn then_also(mut self, wanted: Vec<Pos>, way: Vec<Pos>) -> Gather {
+        self.stages.push_back(way.into_iter().chain(wanted.iter().copied()).collect());
+        self.wanted.extend(wanted);
+        self
     }
 
     /// Plant a crop again where each of `cells` was harvested.
@@ -155,6 +166,10 @@ impl Task for Gather {
                     self.keep_new_drops(ctx);
                     match step {
                         EditStep::Step(s) => return s,
+                        EditStep::Finished if !self.stages.is_empty() => {
+                            let next = self.stages.pop_front().unwrap_or_default();
+                            self.edit = Edit::new(next.into_iter().map(|p| (p, Block::AIR)).collect());
+                        }
                         EditStep::Finished if !self.replant.is_empty() => {
                             let seeds = self.replant.iter().map(|p| (*p, Block::from_name("wheat").expect("a known block"))).collect();
                             self.edit = Edit::new(seeds);

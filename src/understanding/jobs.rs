@@ -318,8 +318,9 @@ fn verb_at(w: &[String]) -> Option<(ActionType, usize, usize)> {
         // lexicon: "find me" and "pick up" are read with their second word; the verbs are the
         // lexicon's `[step_verbs]`.
         _ if verb == "find" && w.get(i + 1).is_some_and(|x| lx.is(Class::Me, x)) => ActionType::Collect,
-        // "pick up the wheat": items lying about.
+        // "pick up the wheat": items lying about; "pick the wheat": harvest it.
         _ if verb == "pick" && w.get(i + 1).is_some_and(|x| x == "up") => ActionType::Get,
+        _ if verb == "pick" => ActionType::Collect,
         _ => return None,
     };
     let mut end = i + 1;
@@ -380,7 +381,7 @@ fn job(w: &[String]) -> Option<LogicalForm> {
         ActionType::Collect if lx.meaning_at(Group::Resource, w, name.start).is_none() && !words.iter().any(|x| lx.meaning(Group::Resource, x).is_some()) => return None,
         // "make" is a build unless what follows is made by crafting ("make 3 bread").
         ActionType::Craft if crate::world::rules::recipes::craftable(words).is_none() || (w[verb] == "make" && crate::world::rules::item_id(words).is_none()) => return None,
-        ActionType::Get if crate::world::rules::item_id(words).is_none() => return None,
+        ActionType::Get if crate::world::rules::item_id(words).is_none() && !words.iter().all(|x| lx.is(Class::AllWords, x) || lx.is(Class::Article, x)) => return None,
         ActionType::Drop | ActionType::Put if crate::world::rules::item_id(words).is_none() && !words.iter().any(|x| lx.meaning(Group::Resource, x).is_some()) => return None,
         _ => {}
     }

@@ -27,12 +27,16 @@ const ORE_AROUND: i32 = 24;
 const DEFAULT_BLOCKS: usize = 16;
 /// The most ore veins one command digs to.
 const MAX_VEINS: usize = 4;
+/// How far from the first vein another may be and still be dug from the same staircase.
+const VEIN_REACH: i32 = 3;
 
 /// Break `wanted` (and `way`) and keep what they give; hand it over when `delivery` says.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gather {
     pub wanted: Vec<Pos>,
     pub way: Vec<Pos>,
+    /// More veins after the first, each (ore, its own stairs), dug in turn.
+    pub more: Vec<(Vec<Pos>, Vec<Pos>)>,
     pub replant: Vec<Pos>,
     pub label: String,
     /// How it will go, said when it starts ("50 blocks down, by a staircase").
@@ -45,7 +49,12 @@ impl Recipe for Gather {
         TaskKind::Gather
     }
     fn task(&self, limits: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        let extra: usize = self.more.iter().map(|(o, w)| o.len() + w.len()).sum();
+        limits.check_blocks(self.wanted.len() + self.way.len() + extra, "gather")?;
         let mut g = GatherTask::new(self.wanted.clone(), self.way.clone(), self.label.clone(), limits)?.replanting(self.replant.clone());
+        for (ore, way) in &self.more {
+            g = g.then_also(ore.clone(), way.clone());
+        }
         if let Some(d) = &self.delivery {
             g = g.delivering(d.clone());
         }
@@ -74,7 +83,8 @@ fn kind_of(words: &[String]) -> Option<Kind> {
     let meaning = (0..words.len()).find_map(|i| lx.meaning_at(Group::Resource, words, i).map(|(m, _)| m))?;
     // lexicon: the `[resources]` kinds and Minecraft block ids (game knowledge), not words.
     Some(match meaning {
-        "wood" => Kind::Wood(rules::item_id(words).filter(|id| id.ends_with("_log"))),
+        // "oak wood", "birch planks": logs of that wood.
+        "wood" => Kind::Wood(rules::item_id(words).and_then(|id| rules::recipes::wood_of(&id).map(|w| format!("{w}_log")))),
         "ore" => Kind::Ore(None),
         "stone" => Kind::Stone,
         "wheat" => Kind::Wheat,
@@ -126,7 +136,7 @@ fn made_for(words: &[String]) -> Option<usize> {
 }
 
 fn gather(wanted: Vec<Pos>, way: Vec<Pos>, label: String) -> Gather {
-    Gather { wanted, way, replant: Vec::new(), label, how: None, delivery: None }
+    Gather { wanted, way, more: Vec::new(), replant: Vec::new(), label, how: None, delivery: None }
 }
 
 /// Trees nearest the place (the one the speaker points at first), enough for `count` logs.
@@ -172,32 +182,53 @@ fn ore_plan(turn: &Turn, centre: Pos, metal: Option<String>, count: Option<usize
         return Err(Problem::say(format!("There's no {what} within {ORE_AROUND} blocks of here, all the way down.")));
     }
     let from = turn.agent_pos();
-    // Veins nearest first, each with its own safe staircase, until there is enough ore.
+    // Veins nearest first, each with its own safe staircase, until there is enough ore: one
+    // within reach of the first vein's foot shares its stairs; one farther gets stairs of its
+    // own, kept clear of every staircase before it, and is dug after them.
     let wanted = count.unwrap_or(1);
-    let (mut ore, mut stairs, mut veins) = (Vec::new(), Vec::new(), 0);
+    let mut veins: Vec<(Vec<Pos>, Vec<Pos>)> = Vec::new();
+    let taken = |veins: &[(Vec<Pos>, Vec<Pos>)], p: &Pos| veins.iter().any(|(o, w)| o.contains(p) || w.contains(p));
     for p in candidates.iter().take(48) {
-        if ore.contains(p) || stairs.contains(p) {
+        if taken(&veins, p) {
             continue;
         }
         let Some(vein) = finding::vein_with_stairs(world, *p, from, wanted.max(8)) else { continue };
-        ore.extend(vein.ore);
-        stairs.extend(vein.stairs.into_iter().filter(|s| !ore.contains(s)));
-        veins += 1;
-        if ore.len() >= wanted || veins >= MAX_VEINS {
+        match veins.first_mut() {
+            Some((first, way)) if p.chebyshev(first[0]) <= VEIN_REACH => {
+                way.extend(finding::headroom(world, &vein.ore));
+                first.extend(vein.ore);
+            }
+            Some(_) => {
+                let near = |q: &Pos| veins.iter().any(|(o, w)| o.iter().chain(w).any(|c| c.chebyshev(*q) <= 1));
+                if vein.stairs.iter().chain(&vein.ore).any(near) {
+                    continue;
+                }
+                veins.push((vein.ore, vein.stairs));
+            }
+            None => veins.push((vein.ore, vein.stairs)),
+        }
+        let found: usize = veins.iter().map(|(o, _)| o.len()).sum();
+        if found >= wanted || veins.len() >= MAX_VEINS {
             break;
         }
     }
-    let Some(first) = ore.first().copied() else {
+    let Some(first) = veins.first().map(|(o, _)| o[0]) else {
         return Err(Problem::say(format!("I found {what} at {}, but every way down is next to water or lava, so I won't dig there.", candidates[0])));
     };
-    stairs.sort();
-    stairs.dedup();
+    let mut rest = veins.split_off(1);
+    let (ore, mut stairs) = veins.pop().expect("the first vein");
+    stairs.retain(|s| !ore.contains(s));
+    for (o, w) in &mut rest {
+        w.retain(|s| !o.contains(s));
+    }
+    let all = ore.len() + rest.iter().map(|(o, _)| o.len()).sum::<usize>();
     let kind = world.block_at(first);
     let items: Vec<String> = rules::drops(kind, false).into_iter().map(|(i, _)| i.to_string()).collect();
     let below = centre.y - first.y;
     let name = lexicon().display_name(kind.name()).to_string();
-    let label = if veins == 1 { format!("the {name} at {first}") } else { format!("{} {name} in {veins} veins near {first}", ore.len()) };
+    let label = if rest.is_empty() { format!("the {name} at {first}") } else { format!("{all} {name} in {} veins near {first}", rest.len() + 1) };
     let mut g = gather(ore, stairs, label);
+    g.more = rest;
     g.how = Some(format!("{} blocks down, by a staircase", below.max(0)));
     Ok((g, items))
 }

@@ -65,31 +65,11 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     });
     let to_player = if receiver_is_speaker { None } else { named_player(turn, a)? };
     if (receiver_is_speaker || to_player.is_some()) && let Some(item) = crate::world::rules::item_id(&words) {
-        turn.allowed([&item])?;
-        let (player, at, you) = match to_player {
+        let to = match to_player {
             Some(p) => (p.name.clone(), p.pos.block(), p.name),
             None => (turn.speaker.clone(), turn.speaker_block(), "you".to_string()),
         };
-        // "10 oak logs", "a couple of torches", "some bread" (a handful).
-        // "all the cherry wood": all the bot carries of it, else a stack.
-        let lx = crate::lexicon::lexicon();
-        let all = (0..words.len()).any(|i| lx.phrase_at(crate::lexicon::Class::AllWords, &words, i).is_some());
-        let carried = i64::from(turn.world.carried().count(&item));
-        // "the cobblestone", "lanterns" the bot carries (it mined or took them): all of it,
-        // unless a number or "a" says otherwise.
-        let definite = carried > 0 && !words.iter().any(|w| lx.is(crate::lexicon::Class::Indefinite, w) || w == "some");
-        let count = super::number(&words)
-            .or_else(|| all.then_some(if carried > 0 { carried } else { 64 }))
-            .or_else(|| definite.then_some(carried))
-            .or_else(|| (words.iter().any(|w| w == "some")).then_some(4))
-            .unwrap_or(1)
-            .max(1);
-        if count > MAX_ITEMS {
-            return Err(Problem::say(format!("That's {count}; I hand over at most {MAX_ITEMS} (nine stacks) at a time.")));
-        }
-        let count = count as u32;
-        let label = format!("bringing {you} {}", lx.counted(count, &lx.display_name(&item)));
-        return Ok(push(Give { player, item: item.clone(), count, at }, Times::Count(1), label));
+        return give(turn, item, &words, to);
     }
     // A dangerous item asked for in other words ("a bucket of lava", "some lava") is refused
     // as such, not looked for.
@@ -102,10 +82,48 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     {
         return Ok(plan);
     }
-    // Otherwise: go and get a thing we remember.
-    let found = reference::resolve_one(turn, r, Want::Anything)?;
+    // Otherwise: go and get a thing we remember; an item nobody remembers as a thing ("get
+    // some iron") is one for the speaker.
+    let found = match reference::resolve_one(turn, r, Want::Anything) {
+        Ok(found) => found,
+        Err(e) => match crate::world::rules::item_id(&words) {
+            Some(item) if !receiver_is_speaker => return give_to_speaker(turn, item, &words),
+            _ => return Err(e),
+        },
+    };
     let label = found.id().map(|id| describe::the(turn.memory, id)).unwrap_or_else(|| "that".into());
     Ok(push(Get { at: found.pos().block(), label: label.clone() }, Times::Count(1), format!("getting {label}")))
+}
+
+/// An item for the speaker.
+fn give_to_speaker(turn: &mut Turn, item: String, words: &[String]) -> Result<Plan> {
+    let to = (turn.speaker.clone(), turn.speaker_block(), "you".to_string());
+    give(turn, item, words, to)
+}
+
+/// Hand `to` (player, where they stand, how to say them) the item, as many as the words say.
+fn give(turn: &mut Turn, item: String, words: &[String], to: (String, Pos, String)) -> Result<Plan> {
+    turn.allowed([&item])?;
+    let (player, at, you) = to;
+    let lx = crate::lexicon::lexicon();
+    // "all the cherry wood": all the bot carries of it, else a stack.
+    let all = (0..words.len()).any(|i| lx.phrase_at(crate::lexicon::Class::AllWords, words, i).is_some());
+    let carried = i64::from(turn.world.carried().count(&item));
+    // "the cobblestone", "lanterns" the bot carries (it mined or took them): all of it, unless
+    // a number or "a" says otherwise; "some bread" is a handful.
+    let definite = carried > 0 && !words.iter().any(|w| lx.is(crate::lexicon::Class::Indefinite, w) || w == "some");
+    let count = super::number(words)
+        .or_else(|| all.then_some(if carried > 0 { carried } else { 64 }))
+        .or_else(|| definite.then_some(carried))
+        .or_else(|| (words.iter().any(|w| w == "some")).then_some(4))
+        .unwrap_or(1)
+        .max(1);
+    if count > MAX_ITEMS {
+        return Err(Problem::say(format!("That's {count}; I hand over at most {MAX_ITEMS} (nine stacks) at a time.")));
+    }
+    let count = count as u32;
+    let label = format!("bringing {you} {}", lx.counted(count, &lx.display_name(&item)));
+    Ok(push(Give { player, item, count, at }, Times::Count(1), label))
 }
 
 /// The player an item is for when the receiver is named ("give bob 3 diamonds"): one who is

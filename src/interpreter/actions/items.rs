@@ -58,9 +58,19 @@ fn to_speaker(a: &Action) -> bool {
     a.receiver.as_ref().and_then(|e| e.reference_object.as_ref()).is_some_and(|r| r.fixed_reference() == Some(FixedReference::Speaker))
 }
 
-/// Items the words name from what the bot carries, else from creative supply.
+/// Items the words name from what the bot carries, else from creative supply; "it", "them"
+/// after a job are what the job gathered.
 fn carried_or_creative(turn: &Turn, words: &[String]) -> Result<Vec<(String, u32)>> {
-    if let Some(found) = chests::pick(words, &turn.world.carried()) {
+    let carried = turn.world.carried();
+    let lx = crate::lexicon::lexicon();
+    if !words.is_empty() && words.iter().all(|w| lx.is(crate::lexicon::Class::Pointing, w) || lx.is(crate::lexicon::Class::AllWords, w)) {
+        let gathered: Vec<String> = turn.antecedent.iter().flat_map(|a| a.dug.iter()).flat_map(|(_, b)| rules::drops(*b, true)).map(|(i, _)| i.to_string()).collect();
+        let items: Vec<(String, u32)> = carried.items().iter().filter(|(i, _)| gathered.is_empty() || gathered.contains(i)).cloned().collect();
+        if !items.is_empty() {
+            return Ok(items);
+        }
+    }
+    if let Some(found) = chests::pick(words, &carried) {
         return Ok(found);
     }
     let id = rules::item_id(words).ok_or_else(|| Problem::say(format!("I'm not carrying any \"{}\", and it isn't an item I know.", words.join(" "))))?;
@@ -126,6 +136,13 @@ pub(super) fn craft(turn: &mut Turn, a: &Action) -> Result<Plan> {
             None => Problem::say(format!("I don't know an item called \"{}\".", words.join(" "))),
         });
     };
+    // "make planks" said bare, carrying birch logs: birch planks.
+    if rules::item_id(&words).is_none()
+        && let Some(made_of) = rules::recipes::wood_of(&item).map(String::from)
+        && let Some(wood) = turn.world.carried().items().iter().find_map(|(i, _)| i.ends_with("_log").then(|| rules::recipes::wood_of(i)).flatten().map(String::from))
+    {
+        item = item.replacen(&made_of, &wood, 1);
+    }
     // "turn the stripped cherry logs into planks": planks of that wood, as many as they make.
     let source = a.source.as_ref().and_then(|e| e.reference_object.as_ref()).and_then(|r| r.text_span).map(|s| turn.words(s));
     let source_id = source.as_deref().and_then(|w| rules::item_id(w).or_else(|| rules::recipes::craftable(w)));
@@ -137,7 +154,11 @@ pub(super) fn craft(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let from_all = source_id.as_ref().and_then(|src| made_from_all(&item, src, turn.world.carried().count(src)));
     // Recipes make several at once (4 stairs): with no number, one go's worth, all of it.
     let makes = rules::recipes::recipes(&item).first().map_or(1, |r| r.makes);
-    let count = super::number(&words).map(|n| n.clamp(1, i64::from(MAX_ITEMS)) as u32).or(from_all).unwrap_or(makes);
+    // With nothing said, as many as what it carries makes ("get 6 logs and make planks"), else
+    // one go's worth.
+    let carried = turn.world.carried();
+    let from_carried = rules::recipes::recipes(&item).iter().flat_map(|r| r.needs.first()).find_map(|(i, _)| made_from_all(&item, i, carried.count(i)));
+    let count = super::number(&words).map(|n| n.clamp(1, i64::from(MAX_ITEMS)) as u32).or(from_all).or(from_carried).unwrap_or(makes);
     let to = to_speaker(a).then(|| turn.speaker.clone());
     let doing = format!("making {}", said(&[(item.clone(), count.div_ceil(makes) * makes)]));
     Ok(push(ItemJob::Craft { item, count, to }, Times::Count(1), doing))
@@ -149,9 +170,12 @@ const LYING_AROUND: f64 = 32.0;
 /// "pick up the wheat", "pick up all the harvested wheat": the items of that kind lying about,
 /// if there are any.
 pub(super) fn pick_up(turn: &Turn, words: &[String]) -> Option<Plan> {
-    let id = rules::item_id(words)?;
+    let lx = crate::lexicon::lexicon();
+    // "pick up the stuff", "pick up everything": whatever lies about.
+    let anything = !words.is_empty() && words.iter().all(|w| lx.is(crate::lexicon::Class::AllWords, w) || lx.is(crate::lexicon::Class::Article, w));
+    let id = if anything { None } else { Some(rules::item_id(words)?) };
     let here = turn.speaker_pos;
-    let mut lying: Vec<_> = turn.world.items().into_iter().filter(|i| i.item == id && i.pos.distance(here) <= LYING_AROUND).collect();
+    let mut lying: Vec<_> = turn.world.items().into_iter().filter(|i| id.as_ref().is_none_or(|id| i.item == *id) && i.pos.distance(here) <= LYING_AROUND).collect();
     if lying.is_empty() {
         return None;
     }
@@ -164,9 +188,9 @@ pub(super) fn pick_up(turn: &Turn, words: &[String]) -> Option<Plan> {
         from = it.pos;
         ordered.push((it.id, it.pos));
     }
-    let label = crate::lexicon::lexicon().display_name(&id).to_string();
-    let doing = format!("picking up the {label} lying around");
-    Some(push(ItemJob::PickUp { items: ordered, label: format!("the {label}") }, Times::Count(1), doing))
+    let label = id.map(|id| format!("the {}", lx.display_name(&id))).unwrap_or_else(|| "what lies around".to_string());
+    let doing = format!("picking up {label}");
+    Some(push(ItemJob::PickUp { items: ordered, label }, Times::Count(1), doing))
 }
 
 /// How many of `item` all of `carried` of `source` make, straight or through one step between

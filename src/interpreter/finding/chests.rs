@@ -79,7 +79,7 @@ pub fn chest(turn: &mut Turn, end: &Endpoint) -> Result<(Pos, String)> {
 /// Words that only count or point ("5", "pieces of", "the", "all").
 fn small(w: &str) -> bool {
     let lx = lexicon();
-    lx.is(Class::QuantityWord, w) || lx.is(Class::Article, w) || lx.is(Class::AllWords, w) || lx.number(&[w], 0).is_some() || w == "related" || w == "stuff"
+    lx.is(Class::QuantityWord, w) || lx.is(Class::Article, w) || lx.is(Class::AllWords, w) || lx.is(Class::Possessive, w) || lx.number(&[w], 0).is_some() || w == "related"
 }
 
 /// The items in `inv` the words pick out, with how many of each; `None` when the words name
@@ -119,4 +119,30 @@ pub fn pick(words: &[String], inv: &Inventory) -> Option<Vec<(String, u32)>> {
         found.retain(|(_, n)| *n > 0);
     }
     Some(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn the_words_pick_items_by_name_by_kind_and_by_count() {
+        let inv = Inventory::from(vec![
+            ("red_stained_glass".to_string(), 20),
+            ("oak_log".to_string(), 5),
+            ("birch_planks".to_string(), 8),
+            ("cobblestone".to_string(), 3),
+            ("iron_pickaxe".to_string(), 1),
+        ]);
+        assert_eq!(pick(&words("10 stained glass"), &inv), Some(vec![("red_stained_glass".to_string(), 10)]), "a kind of glass, ten of it");
+        let wood = pick(&words("the wood-related blocks"), &inv).unwrap();
+        assert_eq!(wood, vec![("oak_log".to_string(), 5), ("birch_planks".to_string(), 8)], "logs and planks are wood; stone is not");
+        assert_eq!(pick(&words("a pickaxe"), &inv), Some(vec![("iron_pickaxe".to_string(), 1)]));
+        assert_eq!(pick(&words("everything"), &inv).map(|v| v.len()), Some(5));
+        assert_eq!(pick(&words("the diamonds"), &inv), None);
+    }
 }

@@ -6,7 +6,7 @@ pub mod chests;
 mod stairs;
 mod trees;
 
-pub use stairs::{Vein, vein_with_stairs};
+pub use stairs::{Vein, headroom, vein_with_stairs};
 pub use trees::{Tree, trees_near};
 
 use crate::world::{BBox, Pos, World};

@@ -90,6 +90,18 @@ fn stairs_towards(world: &dyn World, ore: Pos, dx: i32, dz: i32, turn: i32, top:
     None
 }
 
+/// Headroom over each ore block: a pocket the bot steps into has room to climb back out.
+pub fn headroom(world: &dyn World, ore: &[Pos]) -> Vec<Pos> {
+    ore.iter()
+        .flat_map(|p| [p.up(1), p.up(2)])
+        .filter(|p| {
+            let b = world.block_at(*p);
+            let wet = p.faces().iter().any(|n| world.block_at(*n).is_liquid());
+            !ore.contains(p) && b.is_solid() && world.made_by_world(*p) && !crate::world::rules::unbreakable(b) && !wet
+        })
+        .collect()
+}
+
 /// Is any cell, or a face neighbour of one, water or lava?
 fn floods(world: &dyn World, cells: &[Pos]) -> bool {
     cells.iter().any(|c| std::iter::once(*c).chain(c.faces()).any(|n| world.block_at(n).is_liquid()))
@@ -105,12 +117,7 @@ pub fn vein_with_stairs(world: &dyn World, ore: Pos, from: Pos, most: usize) -> 
     let top = from.y.max(ore.y) + 40;
     for ((dx, dz), turn) in sides.into_iter().flat_map(|d| [(d, 1), (d, -1)]) {
         let Some(stairs) = stairs_towards(world, ore, dx, dz, turn, top) else { continue };
-        // Headroom over each ore block: a pocket the bot steps into has room to climb back out.
-        let headroom = ore_cells.iter().flat_map(|p| [p.up(1), p.up(2)]).filter(|p| {
-            let b = world.block_at(*p);
-            b.is_solid() && world.made_by_world(*p) && !crate::world::rules::unbreakable(b)
-        });
-        let mut stairs: Vec<Pos> = stairs.into_iter().chain(headroom).filter(|p| !ore_cells.contains(p)).collect();
+        let mut stairs: Vec<Pos> = stairs.into_iter().chain(headroom(world, &ore_cells)).filter(|p| !ore_cells.contains(p)).collect();
         stairs.sort();
         stairs.dedup();
         let all: Vec<Pos> = stairs.iter().chain(&ore_cells).copied().collect();

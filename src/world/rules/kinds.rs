@@ -75,7 +75,7 @@ pub fn item_id<S: AsRef<str>>(words: &[S]) -> Option<String> {
     use crate::lexicon::{Class, Values, lexicon};
     let lx = lexicon();
     let small = |w: &str| {
-        [Class::QuantityWord, Class::Me, Class::Politeness, Class::Article, Class::AllWords, Class::ItemAdjective, Class::Pointing].into_iter().any(|c| lx.is(c, w))
+        [Class::QuantityWord, Class::Me, Class::Politeness, Class::Article, Class::AllWords, Class::ItemAdjective, Class::Pointing, Class::Possessive].into_iter().any(|c| lx.is(c, w))
             || lx.value(Values::Quantity, w).is_some()
             || lx.number(&[w], 0).is_some()
     };
