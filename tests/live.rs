@@ -752,6 +752,15 @@ fn a_mob_and_an_item_round_trip_checked_by_the_observer() {
     let lying = a.request(json!({"op": "entities", "pos": HOME, "radius": 8.0}));
     let items: Vec<&Value> = lying["entities"].as_array().map(|e| e.iter().filter(|e| e["name"] == json!("item")).collect()).unwrap_or_default();
     assert!(items.is_empty(), "nothing is left lying around: {items:?}");
+
+    // Two items asked for in one line: each handed over, each in her inventory.
+    a.chat("give me 2 bread and 3 torches");
+    let said = bot_says(&mut heard, a, 90, "the bot's word on the torches", |t| {
+        t.contains("torch") && (t.starts_with("Here you go") || t.contains("threw you") || t.contains("tried to give"))
+    });
+    let (bread, torches) = (holding(a, "bread"), holding(a, "torch"));
+    eprintln!("alice holds {bread} bread and {torches} torches; the bot said {said:?}");
+    assert_eq!((bread, torches), (2, 3), "both items reach alice on the test server");
 }
 
 /// Issue #47: a player who teleports (a move over 8 blocks, which the server sends as a teleport)
