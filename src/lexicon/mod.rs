@@ -217,6 +217,7 @@ sections! {
         FarmWord = "farm_words",
         ItemAdjective = "item_adjectives",
         ToolOpening = "tool_openings",
+        GoToJob = "go_to_job",
         StageVerb = "stage_verbs",
         StageJoint = "stage_joints",
         AskingModal = "asking_modals",

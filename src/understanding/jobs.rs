@@ -307,6 +307,12 @@ fn verb_at(w: &[String]) -> Option<(ActionType, usize, usize)> {
         i = k + 1;
     }
     let tooled = i > 0;
+    // "go chop me some birch": the going is part of the job.
+    if let Some(n) = lx.phrase_at(Class::GoToJob, w, i)
+        && w.get(i + n).is_some_and(|v| matches!(lx.verb(v), Some(ActionType::Collect | ActionType::Plant | ActionType::Craft)))
+    {
+        i += n;
+    }
     let verb = w.get(i)?;
     let action = match lx.verb(verb) {
         // "get 10 coal" (nothing said about whom for) is gathering it; "get me …" is giving,
@@ -535,6 +541,7 @@ mod tests {
             ("take an iron pickaxe and get me at least 10 coal", "COLLECT"),
             ("harvest wheat for 2 bread", "COLLECT"),
             ("pick up all the harvested wheat", "GET"),
+            ("go chop me some birch", "COLLECT"),
             ("cut that tree down for me", "COLLECT"),
             ("stash everything you got in that chest", "PUT"),
             ("grab everything out of the chest and give it to me", "GET"),

@@ -90,9 +90,13 @@ pub fn pick(words: &[String], inv: &Inventory) -> Option<Vec<(String, u32)>> {
     let parts: Vec<&str> = words.iter().flat_map(|w| w.split('-')).collect();
     let name: Vec<&str> = parts.iter().copied().filter(|w| !small(w)).collect();
     let everything = name.is_empty();
-    let wood = name.iter().any(|w| lx.meaning(Group::Resource, w) == Some("wood") || matches!(*w, "wooden" | "planks"));
+    // A wood ("birch") names its logs, planks and stairs; "wood", "logs" any wood's.
+    let wood_type = name.iter().copied().find(|w| crate::world::Block::from_name(&format!("{w}_log")).is_some());
+    let any_wood = |w: &str| lx.meaning(Group::Resource, w) == Some("wood") && crate::world::Block::from_name(&format!("{w}_log")).is_none();
+    let wood = name.iter().any(|w| any_wood(w) || matches!(*w, "wooden" | "planks")) || wood_type.is_some();
     // A kind of items ("the wood blocks") is every item of it, not the one block its name is.
-    let exact = if wood && name.len() <= 2 { None } else { rules::item_id(&name) };
+    let generic = name.iter().any(|w| any_wood(w) || *w == "wooden");
+    let exact = if generic && name.len() <= 2 { None } else { rules::item_id(&name) };
     let singular = |w: &str| if w.ends_with("ss") { w.to_string() } else { w.trim_end_matches('s').to_string() };
     let joined = name.iter().map(|w| singular(w)).filter(|w| w != "block").collect::<Vec<_>>().join("_");
     // lexicon: Minecraft item id parts (game knowledge): what counts as wood.
@@ -101,7 +105,7 @@ pub fn pick(words: &[String], inv: &Inventory) -> Option<Vec<(String, u32)>> {
         everything
             || exact.as_deref() == Some(id)
             || (!joined.is_empty() && (id == joined || id.ends_with(&format!("_{joined}")) || id.starts_with(&format!("{joined}_"))))
-            || (wood && is_wood(id))
+            || (wood && is_wood(id) && wood_type.is_none_or(|t| id.contains(t)))
     };
     let mut found: Vec<(String, u32)> = inv.items().iter().filter(|(id, _)| exact.as_deref() == Some(id.as_str())).cloned().collect();
     if found.is_empty() {
@@ -144,5 +148,6 @@ mod tests {
         assert_eq!(pick(&words("a pickaxe"), &inv), Some(vec![("iron_pickaxe".to_string(), 1)]));
         assert_eq!(pick(&words("everything"), &inv).map(|v| v.len()), Some(5));
         assert_eq!(pick(&words("the diamonds"), &inv), None);
+        assert_eq!(pick(&words("the birch"), &inv), Some(vec![("birch_planks".to_string(), 8)]), "one wood's items");
     }
 }
