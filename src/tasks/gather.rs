@@ -9,7 +9,6 @@
 //! then comes from creative supply.
 
 use super::edit::{Edit, EditStep};
-use super::get::Give;
 use super::{ChildOutcome, Limits, Step, Task, TaskContext, TaskError, TaskKind};
 use crate::world::rules::{self, RIPE};
 use crate::world::{BBox, Block, Inventory, Pos};
@@ -115,17 +114,14 @@ impl Gather {
 
     fn next_delivery(&mut self, ctx: &TaskContext) -> Step {
         let Phase::Delivering(queue) = &mut self.phase else { return Step::Continue };
-        let Some(to) = &self.deliver else { return Step::Continue };
-        let Some((item, n)) = queue.pop() else {
-            self.phase = Phase::Finished;
-            return Step::Continue;
-        };
-        let near = ctx.world.players().into_iter().find(|p| p.name.eq_ignore_ascii_case(&to.player)).map(|p| p.pos.block());
-        let give = Give::new(to.player.clone(), item, n);
-        Step::Push(Box::new(match near {
-            Some(at) => give.walking_to(at),
-            None => give,
-        }))
+        let to = self.deliver.as_ref().map(|d| d.player.clone());
+        match super::items::next_give(queue, &to, ctx) {
+            Some(step) => step,
+            None => {
+                self.phase = Phase::Finished;
+                Step::Continue
+            }
+        }
     }
 
     fn finish(&self) -> Step {

@@ -33,7 +33,7 @@ fn reach(walked: &mut bool, ctx: &TaskContext, p: Pos, label: &str) -> Option<St
 }
 
 /// Hand-overs still to do after taking or crafting: one [`Give`] each.
-fn next_give(queue: &mut Vec<(String, u32)>, to: &Option<String>, ctx: &TaskContext) -> Option<Step> {
+pub(super) fn next_give(queue: &mut Vec<(String, u32)>, to: &Option<String>, ctx: &TaskContext) -> Option<Step> {
     let player = to.as_ref()?;
     let (item, n) = queue.pop()?;
     let near = ctx.world.players().into_iter().find(|p| p.name.eq_ignore_ascii_case(player)).map(|p| p.pos.block());
