@@ -194,6 +194,19 @@ impl Server {
     }
 }
 
+impl Server {
+    /// What the chest at `pos` holds as the server keeps it: `name:count` entries, sorted.
+    fn chest(&mut self, pos: [i32; 3]) -> Vec<String> {
+        let [x, y, z] = pos;
+        writeln!(self.console, "chest {x} {y} {z}").expect("write to the server's console");
+        self.console.flush().expect("flush the server's console");
+        let head = format!("CHEST {x} {y} {z}");
+        let mut seen = Vec::new();
+        let line = wait_line(&self.lines, &mut seen, Duration::from_secs(20), "the server's CHEST answer", |l| l.starts_with(&head));
+        line[head.len()..].split([' ', ',']).filter(|s| !s.is_empty()).map(String::from).collect()
+    }
+}
+
 /// The craftmate bot: its stdout lines (the transcript and `joined` lines) stay readable.
 struct Bot {
     proc: Proc,
@@ -687,6 +700,21 @@ fn bot_says(heard: &mut Heard, obs: &mut Observer, secs: u64, what: &str, pred: 
     })
 }
 
+/// Items are picked up where the server has alice: make sure it has her at HOME (right after
+/// joining, and after a look, flying-squid may put a player back where it joined, once).
+fn stay_at_home(a: &mut Observer) {
+    wait_until(Duration::from_secs(30), "alice to stay at HOME", || {
+        std::thread::sleep(Duration::from_secs(2));
+        let at = a.player_pos("alice")?;
+        if horizontal_distance(at, HOME) < 0.1 {
+            return Some(());
+        }
+        eprintln!("alice was put back at {at:?}; to HOME again");
+        a.teleport(HOME);
+        None
+    });
+}
+
 /// A mob and an item round trip checked by the observer: the bot spawns mobs and hands over
 /// items, and what it says matches what the server shows another player. flying-squid makes
 /// mobs from the eggs of a few kinds only (golems, slimes; no animals): for cows the bot must
@@ -700,18 +728,7 @@ fn a_mob_and_an_item_round_trip_checked_by_the_observer() {
     let a = &mut s.alice;
     let spot = [8.5, 5.0, 12.5];
     a.look_at([8.5, 4.9, 12.5]);
-    // Items are picked up where the server has alice: make sure it has her at HOME (right after
-    // joining, and after a look, flying-squid may put a player back where it joined, once).
-    wait_until(Duration::from_secs(30), "alice to stay at HOME", || {
-        std::thread::sleep(Duration::from_secs(2));
-        let at = a.player_pos("alice")?;
-        if horizontal_distance(at, HOME) < 0.1 {
-            return Some(());
-        }
-        eprintln!("alice was put back at {at:?}; to HOME again");
-        a.teleport(HOME);
-        None
-    });
+    stay_at_home(a);
 
     for (line, mob, asked) in [("spawn two cows here", "cow", 2), ("spawn a snow golem here", "snow_golem", 1)] {
         let before = entities_named(a, spot, 8.0, mob);
@@ -761,6 +778,52 @@ fn a_mob_and_an_item_round_trip_checked_by_the_observer() {
     let (bread, torches) = (holding(a, "bread"), holding(a, "torch"));
     eprintln!("alice holds {bread} bread and {torches} torches; the bot said {said:?}");
     assert_eq!((bread, torches), (2, 3), "both items reach alice on the test server");
+}
+
+/// A chest round trip checked by the server: the bot puts a chest down, puts cobblestone into
+/// it and takes some out again for alice. The server keeps what each chest holds (its console
+/// says); the cobblestone taken out must end in alice's inventory.
+#[test]
+fn a_chest_round_trip_checked_by_the_server() {
+    let _one = serial();
+    let mut s = stage("alice", &["--allow", "alice"]);
+    let mut heard = Heard::default();
+    let a = &mut s.alice;
+    a.look_at([8.5, 4.9, 12.5]);
+    stay_at_home(a);
+    a.chat("put a chest here");
+    let chest = wait_until(Duration::from_secs(60), "a chest near where alice looks", || {
+        a.blocks([4, 5, 8], [12, 7, 16]).into_iter().find(|(_, n)| n == "chest").map(|(p, _)| p)
+    });
+
+    a.chat("put 5 cobblestone in the chest");
+    let said = bot_says(&mut heard, a, 60, "the bot's word on the cobblestone", |t| {
+        t.contains("cobblestone") && (t.starts_with("I put") || t.contains("couldn't"))
+    });
+    eprintln!("the bot said {said:?}");
+    assert!(said.starts_with("I put 5 cobblestone into"), "{said:?}");
+    let held = wait_until(Duration::from_secs(20), "the chest to hold the cobblestone", || {
+        let held = s.server.chest(chest);
+        (!held.is_empty()).then_some(held)
+    });
+    assert_eq!(held, vec!["cobblestone:5"], "the server's chest holds what the bot put in");
+
+    let a = &mut s.alice;
+    a.request(json!({"op": "collects"}));
+    a.chat("bring me 3 cobblestone from the chest");
+    let said = bot_says(&mut heard, a, 90, "the bot's word on taking the cobblestone", |t| {
+        t.contains("cobblestone") && (t.starts_with("I took") || t.contains("couldn't") || t.starts_with("There was no"))
+    });
+    eprintln!("the bot said {said:?}");
+    assert!(said.starts_with("I took 3 cobblestone from"), "{said:?}");
+    wait_until(Duration::from_secs(20), "alice to hold 3 cobblestone", || (holding(a, "cobblestone") == 3).then_some(()));
+    assert_eq!(s.server.chest(chest), vec!["cobblestone:2"], "the rest stays in the chest");
+
+    // Asked, the bot tells what it saw inside when it last closed the chest.
+    let a = &mut s.alice;
+    a.chat("what's in the chest");
+    let said = bot_says(&mut heard, a, 30, "the bot's word on the chest", |t| t.contains("chest"));
+    assert!(said.contains("holds 2 cobblestone"), "{said:?}");
 }
 
 /// Issue #47: a player who teleports (a move over 8 blocks, which the server sends as a teleport)

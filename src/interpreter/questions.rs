@@ -29,7 +29,8 @@ fn inventory(turn: &mut Turn, filters: &Filters) -> String {
     match super::finding::chests::chest(turn, &end) {
         Ok((p, label)) => match turn.world.container(p) {
             Some(inv) if !inv.is_empty() => format!("{} holds {}.", capital(&label), said(inv.items())),
-            _ => format!("{} is empty.", capital(&label)),
+            Some(_) => format!("{} is empty.", capital(&label)),
+            None => format!("I haven't looked inside {label} yet: ask me to get something from it and I'll open it."),
         },
         Err(super::problem::Problem::Say(s)) => s,
         Err(super::problem::Problem::Which { question, .. }) => question,

@@ -190,6 +190,22 @@ impl World for LiveWorld {
         Ok(())
     }
 
+    fn container(&self, p: Pos) -> Option<crate::world::items::Inventory> {
+        self.chest_contents(p)
+    }
+
+    fn look_inside(&mut self, p: Pos) -> Result<Option<crate::world::items::Inventory>, ActionError> {
+        self.look_into_chest(p)
+    }
+
+    fn put_in_container(&mut self, p: Pos, item: &str, count: u32) -> Result<(), ActionError> {
+        self.put_into_chest(p, item, count)
+    }
+
+    fn take_from_container(&mut self, p: Pos, item: &str, count: u32) -> Result<u32, ActionError> {
+        self.take_out_of_chest(p, item, count)
+    }
+
     fn say(&mut self, text: &str) {
         for line in chat::outgoing(text) {
             self.log.transcript.push(Line { speaker: self.name.clone(), text: line.clone(), refused: false });

@@ -31,6 +31,10 @@ pub enum Command {
     /// Throw `count` of `item` (an item id) towards `towards`, one at a time (each becomes an
     /// item entity: some servers give a player only one item per entity picked up).
     Give { seq: Seq, item: String, count: u32, towards: Vec3 },
+    /// Open the container at `pos` (clicking it, as a player does), make `moves` in order,
+    /// close it, and report what it holds ([`ClientEvent::ChestSeen`]). No moves: a look
+    /// inside. Later commands wait while it is open (a player at an open chest stands still).
+    Chest { seq: Seq, pos: Pos, moves: Vec<ChestMove> },
     /// One chat line, already cleaned and split (see `chat::outgoing`); the client paces them.
     Say(String),
 }
@@ -43,10 +47,19 @@ impl Command {
             | Command::Place { seq, .. }
             | Command::Break { seq, .. }
             | Command::Spawn { seq, .. }
-            | Command::Give { seq, .. } => Some(*seq),
+            | Command::Give { seq, .. }
+            | Command::Chest { seq, .. } => Some(*seq),
             Command::Say(_) => None,
         }
     }
+}
+
+/// Items moved between the bot's inventory and an open chest (creative: what is put in comes
+/// from creative supply).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChestMove {
+    Put { item: String, count: u32 },
+    Take { item: String, count: u32 },
 }
 
 /// What the client sees at the end of one game tick.
@@ -86,6 +99,9 @@ pub enum ClientEvent {
     /// Someone picked up an item entity (the server's take-item packet): a player (`by`, when
     /// the client knows the name) or the bot itself; the item when known.
     PickedUp { by: Option<String>, by_me: bool, item: Option<String>, count: u32 },
+    /// The chest at `pos` was opened and closed again: what it held then (item ids with
+    /// counts), after the moves; `None` when it never opened.
+    ChestSeen { pos: Pos, items: Option<Vec<(String, u32)>> },
     /// The server put back something other than what the bot placed or broke at `pos`.
     Refused { pos: Pos, wanted: Block, got: Block },
     /// The connection ended.

@@ -1,5 +1,5 @@
 //! What the client reports, taken in by the live world: joining, snapshots, chat, the server's
-//! block changes and refusals, pickups of items, and news of the connection.
+//! block changes and refusals, pickups of items, what chests hold, and news of the connection.
 
 use super::bridge::ClientEvent;
 use super::state::Joined;
@@ -49,6 +49,7 @@ impl LiveWorld {
                 self.log.pickups.push(pickup);
                 self.log.pickups_dropped += record::trim(&mut self.log.pickups, record::KEEP_PICKUPS);
             }
+            ClientEvent::ChestSeen { pos, items } => self.chest_seen(pos, items),
             ClientEvent::Refused { pos, wanted, got } => {
                 tracing::info!(%pos, wanted = wanted.name(), got = got.name(), "the server refused a block change");
                 self.refusals.note(self.tick, pos);

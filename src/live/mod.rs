@@ -23,12 +23,13 @@
 //! bot, and ticks the bot only while [`LiveWorld::is_ready`].
 //!
 //! Files: `state.rs` (the state, grouped by concern, and its life), `events.rs` (what the client
-//! reports, taken in), `actions.rs` (the World trait), `refusals.rs`, [`access`], [`chat`],
+//! reports, taken in), `actions.rs` (the World trait), `containers.rs` (chests), `refusals.rs`, [`access`], [`chat`],
 //! [`blocks`] (reading the client's chunks), [`placement`] (the geometry of clicking),
 //! [`bridge`] (the messages), [`client`] (the azalea thread), [`reconnect`].
 
 pub mod access;
 mod actions;
+mod containers;
 pub mod blocks;
 pub mod bridge;
 pub mod chat;

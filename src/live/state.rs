@@ -35,6 +35,8 @@ pub struct LiveWorld {
     pub(super) refusals: Refusals,
     /// Whether a server message in chat form was already reported as not believed.
     pub(super) warned_system_chat: bool,
+    /// What the bot knows of the chests it used.
+    pub(super) chests: super::containers::Chests,
 }
 
 /// The channels to the client thread, and the thread itself.
@@ -170,6 +172,7 @@ impl LiveWorld {
             log: Log::default(),
             refusals: Refusals::default(),
             warned_system_chat: false,
+            chests: Default::default(),
         }
     }
 

@@ -412,3 +412,39 @@ fn a_lost_connection_stops_the_bot_until_it_is_back() {
     h.world.sync();
     assert!(h.world.gave_up() && !h.world.is_ready());
 }
+
+/// A chest on a server is known from the bot's last look inside: a look is asked for and
+/// answered by the client's report; a take works on what that look saw, and the report after a
+/// put is what shows the items arrived.
+#[test]
+fn a_chest_is_known_from_the_last_look_inside() {
+    use super::bridge::ChestMove;
+    let mut h = Harness::new(Access::everyone());
+    h.join();
+    let chest = Pos::new(2, 5, 0);
+    h.set(chest, block("chest"));
+    assert_eq!(h.world.container(chest), None, "never looked into");
+    assert_eq!(h.world.look_inside(Pos::new(2, 5, 1)), Err(ActionError::NoContainer(Pos::new(2, 5, 1))));
+    assert_eq!(h.world.take_from_container(chest, "cobblestone", 3).map_err(|_| ()), Err(()), "nothing to take before a look");
+
+    assert_eq!(h.world.look_inside(chest), Ok(None));
+    assert_eq!(h.world.look_inside(chest), Ok(None), "one look asked, still waiting");
+    assert_eq!(h.sent(), vec![Command::Chest { seq: 1, pos: chest, moves: vec![] }]);
+    h.events.send(ClientEvent::ChestSeen { pos: chest, items: Some(vec![("cobblestone".into(), 5)]) }).unwrap();
+    h.world.sync();
+    assert_eq!(h.world.look_inside(chest).unwrap().map(|inv| inv.count("cobblestone")), Some(5));
+
+    assert_eq!(h.world.take_from_container(chest, "cobblestone", 9), Ok(5), "as many as it saw");
+    assert_eq!(h.sent(), vec![Command::Chest { seq: 2, pos: chest, moves: vec![ChestMove::Take { item: "cobblestone".into(), count: 5 }] }]);
+    h.world.put_in_container(chest, "apple", 2).unwrap();
+    assert_eq!(h.world.look_inside(chest), Ok(None), "the put's report is still to come");
+    h.events.send(ClientEvent::ChestSeen { pos: chest, items: Some(vec![("apple".into(), 2)]) }).unwrap();
+    h.world.sync();
+    assert_eq!(h.world.container(chest).map(|inv| inv.count("apple")), Some(2));
+
+    // A window that never opened: the look waiting for it fails, with the reason.
+    h.world.put_in_container(chest, "apple", 1).unwrap();
+    h.events.send(ClientEvent::ChestSeen { pos: chest, items: None }).unwrap();
+    h.world.sync();
+    assert!(matches!(h.world.look_inside(chest), Err(ActionError::Refused(why)) if why.contains("would not open")));
+}

@@ -50,11 +50,13 @@ pub struct Store {
     label: String,
     items: Vec<(String, u32)>,
     walked: bool,
+    /// Put in; ticks since, waiting to see them inside.
+    put: Option<u32>,
 }
 
 impl Store {
     pub fn new(chest: Pos, label: impl Into<String>, items: Vec<(String, u32)>) -> Store {
-        Store { chest, label: label.into(), items, walked: false }
+        Store { chest, label: label.into(), items, walked: false, put: None }
     }
 }
 
@@ -68,15 +70,34 @@ impl Task for Store {
     }
 
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
-        if let Some(s) = reach(&mut self.walked, ctx, self.chest, &self.label) {
-            return s;
-        }
-        for (item, n) in &self.items {
-            if let Err(e) = ctx.world.put_in_container(self.chest, item, *n) {
-                return Step::Failed(format!("I couldn't put {} into {}: {e}.", said(&[(item.clone(), *n)]), self.label));
+        let Some(waited) = self.put else {
+            if let Some(s) = reach(&mut self.walked, ctx, self.chest, &self.label) {
+                return s;
             }
+            for (item, n) in &self.items {
+                if let Err(e) = ctx.world.put_in_container(self.chest, item, *n) {
+                    return Step::Failed(format!("I couldn't put {} into {}: {e}.", said(&[(item.clone(), *n)]), self.label));
+                }
+            }
+            self.put = Some(0);
+            return self.step(ctx);
+        };
+        // Said only once seen inside (a server shows the chest a few ticks later).
+        match ctx.world.look_inside(self.chest) {
+            Ok(None) if waited < LOOK_TICKS => {
+                self.put = Some(waited + 1);
+                Step::Continue
+            }
+            Ok(Some(inv)) if self.items.iter().all(|(i, n)| inv.count(i) >= *n) => {
+                Step::Done(format!("I put {} into {}.", said(&self.items), self.label))
+            }
+            Ok(Some(inv)) => {
+                let has = if inv.is_empty() { "nothing".to_string() } else { said(inv.items()) };
+                Step::Failed(format!("I tried to put {} into {}, but it holds {has}.", said(&self.items), self.label))
+            }
+            Ok(None) => Step::Failed(format!("I tried to put {} into {}, but I couldn't see inside it.", said(&self.items), self.label)),
+            Err(e) => Step::Failed(format!("I tried to put {} into {}, but {e}.", said(&self.items), self.label)),
         }
-        Step::Done(format!("I put {} into {}.", said(&self.items), self.label))
     }
 }
 
@@ -89,12 +110,55 @@ pub struct Fetch {
     walked: bool,
     taken: Option<Vec<(String, u32)>>,
     queue: Vec<(String, u32)>,
+    /// Ticks spent waiting to see inside (a server shows a chest a few ticks after it opens).
+    looking: u32,
 }
 
+/// Ticks to wait for a chest's contents before giving up.
+const LOOK_TICKS: u32 = 200;
+
 impl Fetch {
+    /// `items` with counts; a count of 0 is all the chest holds of that item.
     pub fn new(chest: Pos, label: impl Into<String>, items: Vec<(String, u32)>, to: Option<String>) -> Fetch {
-        Fetch { chest, label: label.into(), items, to, walked: false, taken: None, queue: Vec::new() }
+        Fetch { chest, label: label.into(), items, to, walked: false, taken: None, queue: Vec::new(), looking: 0 }
     }
+
+    /// Take what is asked for, as far as the chest holds it; `None` while still looking.
+    fn take(&mut self, ctx: &mut TaskContext) -> Option<Result<Vec<(String, u32)>, String>> {
+        let contents = match ctx.world.look_inside(self.chest) {
+            Ok(Some(c)) => c,
+            Ok(None) if self.looking < LOOK_TICKS => {
+                self.looking += 1;
+                return None;
+            }
+            Ok(None) => return Some(Err(format!("I couldn't see inside {}.", self.label))),
+            Err(e) => return Some(Err(format!("I couldn't look inside {}: {e}.", self.label))),
+        };
+        let mut taken = Vec::new();
+        for (item, n) in &self.items {
+            let want = if *n == 0 { contents.count(item) } else { (*n).min(contents.count(item)) };
+            if want == 0 {
+                continue;
+            }
+            match ctx.world.take_from_container(self.chest, item, want) {
+                Ok(0) => {}
+                Ok(got) => taken.push((item.clone(), got)),
+                Err(e) => return Some(Err(format!("I couldn't take anything from {}: {e}.", self.label))),
+            }
+        }
+        if taken.is_empty() {
+            let has = if contents.is_empty() { "nothing".to_string() } else { said(contents.items()) };
+            return Some(Err(format!("There was no {} in {}; it holds {has}.", wanted(&self.items), self.label)));
+        }
+        Some(Ok(taken))
+    }
+}
+
+/// Items asked for, where a count of 0 is "all the …".
+fn wanted(items: &[(String, u32)]) -> String {
+    let lx = lexicon();
+    let parts: Vec<String> = items.iter().map(|(i, n)| if *n == 0 { lx.display_name(i) } else { said(&[(i.clone(), *n)]) }).collect();
+    parts.join(" or ")
 }
 
 impl Task for Fetch {
@@ -103,7 +167,7 @@ impl Task for Fetch {
     }
 
     fn describe(&self) -> String {
-        format!("getting {} from {}", said(&self.items), self.label)
+        format!("getting {} from {}", wanted(&self.items), self.label)
     }
 
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
@@ -111,17 +175,11 @@ impl Task for Fetch {
             if let Some(s) = reach(&mut self.walked, ctx, self.chest, &self.label) {
                 return s;
             }
-            let mut taken = Vec::new();
-            for (item, n) in &self.items {
-                match ctx.world.take_from_container(self.chest, item, *n) {
-                    Ok(0) => {}
-                    Ok(got) => taken.push((item.clone(), got)),
-                    Err(e) => return Step::Failed(format!("I couldn't take anything from {}: {e}.", self.label)),
-                }
-            }
-            if taken.is_empty() {
-                return Step::Failed(format!("There was no {} in {}.", said(&self.items), self.label));
-            }
+            let taken = match self.take(ctx) {
+                None => return Step::Continue,
+                Some(Err(why)) => return Step::Failed(why),
+                Some(Ok(taken)) => taken,
+            };
             self.queue = taken.iter().rev().cloned().collect();
             self.taken = Some(taken);
         }

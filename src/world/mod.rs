@@ -89,7 +89,9 @@ pub trait World {
     fn inventory_of(&self, _player: &str) -> Option<Inventory> {
         None
     }
-    /// What the container (chest, barrel) at `p` holds; `None` when there is none.
+    /// What the container (chest, barrel) at `p` holds; `None` when there is none, or when the
+    /// world cannot see inside it yet (a server shows a chest only to whoever opens it: see
+    /// [`World::look_inside`]).
     fn container(&self, _p: Pos) -> Option<Inventory> {
         None
     }
@@ -135,6 +137,11 @@ pub trait World {
     /// supply for the rest.
     fn drop_item(&mut self, _item: &str, _count: u32, _at: Vec3) -> Result<(), ActionError> {
         Err(ActionError::Unsupported("dropping items"))
+    }
+    /// Look into the container at `p`, within reach: what it holds, or `Ok(None)` while the
+    /// world is still finding out (call again next tick).
+    fn look_inside(&mut self, p: Pos) -> Result<Option<Inventory>, ActionError> {
+        self.container(p).map(Some).ok_or(ActionError::NoContainer(p))
     }
     /// Put `count` of `item` into the container at `p`, within reach (what the bot carries
     /// first, creative supply for the rest).

@@ -252,6 +252,79 @@ serv.on('newPlayer', (player) => {
   })
 })
 
+// 13. (README: 21) Chests keep what is put in them. flying-squid opens a chest's window but sends it empty,
+// and hands every click in it to the player's own inventory. Here each chest has 27 slots, kept
+// in memory by position: its window shows them (and the player's inventory below, as vanilla's
+// does), and a click in it takes the slots the client reports changed. A vanilla server works
+// the click out itself and checks it against that report; this test server only records it, so
+// the tests check the client's clicks through what the chest then holds (console `chest`).
+const CHEST_SLOTS = 27
+const chests = new Map() // 'x,y,z' -> [{ id, count } | null] * 27
+const chestKey = (p) => `${Math.floor(p.x)},${Math.floor(p.y)},${Math.floor(p.z)}`
+const chestAt = (p) => {
+  const key = chestKey(p)
+  if (!chests.has(key)) chests.set(key, new Array(CHEST_SLOTS).fill(null))
+  return chests.get(key)
+}
+const slotOut = (s) => s && s.count > 0
+  ? { itemCount: s.count, itemId: s.id, addedComponentCount: 0, removedComponentCount: 0, components: [], removeComponents: [] }
+  : { itemCount: 0 }
+function openChest (player) {
+  return player.windowType === 'chest' && player.windowPos ? chestAt(player.windowPos) : null
+}
+serv.on('newPlayer', (player) => {
+  const Item = require('prismarine-item')(serv.registry)
+  const write = player._client.write.bind(player._client)
+  player._client.write = (name, params) => {
+    const slots = name === 'window_items' && params.windowId === player.windowId ? openChest(player) : null
+    if (!slots) return write(name, params)
+    // The chest's slots, then the player's main inventory (window slots 9..35) and hotbar (36..44).
+    const own = player.inventory.slots.slice(9, 45).map((i) => i ? { id: i.type, count: i.count } : null)
+    write(name, { ...params, items: [...slots, ...own].map(slotOut), carriedItem: slotOut(null) })
+  }
+  const handlers = player._client.listeners('window_click')
+  player._client.removeAllListeners('window_click')
+  player._client.on('window_click', (click) => {
+    const slots = click.windowId === player.windowId ? openChest(player) : null
+    if (!slots) return handlers.forEach((h) => h(click))
+    for (const { location, item } of click.changedSlots || []) {
+      const held = item && item.itemCount > 0 ? { id: item.itemId, count: item.itemCount } : null
+      if (location >= 0 && location < CHEST_SLOTS) slots[location] = held
+      else if (location >= CHEST_SLOTS && location < CHEST_SLOTS + 36) {
+        player.inventory.updateSlot(9 + location - CHEST_SLOTS, held ? new Item(held.id, held.count) : null)
+      }
+    }
+  })
+  // A broken chest keeps nothing (vanilla would drop its items; nothing here needs them).
+  const changeBlock = player.changeBlock
+  player.changeBlock = (position, ...rest) => {
+    chests.delete(chestKey(position))
+    return changeBlock(position, ...rest)
+  }
+})
+// `chest X Y Z` on the console: what the chest there holds, as `CHEST X Y Z name:count,...` (the
+// counts of each item summed, names sorted; nothing after the position when it is empty).
+serv.commands.add({
+  base: 'chest',
+  info: 'what a chest holds (tests)',
+  usage: 'chest <x> <y> <z>',
+  onlyConsole: true,
+  parse (str) {
+    const xyz = str.trim().split(/\s+/).map(Number)
+    return xyz.length === 3 && xyz.every(Number.isInteger) ? xyz : false
+  },
+  action ([x, y, z]) {
+    const sums = new Map()
+    for (const s of chests.get(`${x},${y},${z}`) || []) {
+      if (!s) continue
+      const name = serv.registry.items[s.id]?.name || `item${s.id}`
+      sums.set(name, (sums.get(name) || 0) + s.count)
+    }
+    const list = [...sums].sort(([a], [b]) => a.localeCompare(b)).map(([n, c]) => `${n}:${c}`).join(',')
+    process.stdout.write(`CHEST ${x} ${y} ${z}${list ? ' ' + list : ''}\n`)
+  }
+})
+
 // A console command for the tests (not flying-squid's): `spawnpoint X Y Z` makes every later
 // join start at exactly that position, as written (a corner of a block when the numbers are
 // whole). flying-squid picks a random column in 0..30 × 0..30 for each join; a test that needs the

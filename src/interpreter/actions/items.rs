@@ -101,7 +101,18 @@ pub(super) fn fetch(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let from = a.source.as_ref().ok_or_else(|| Problem::say("Where should I get it from?"))?;
     let (chest, label) = chests::chest(turn, from)?;
     let words = thing_words(turn, a);
-    let contents = turn.world.container(chest).unwrap_or_default();
+    let Some(contents) = turn.world.container(chest) else {
+        // A chest the bot has not looked into yet (on a server): the item the words name, as
+        // many as said or all there is; the bot looks when it gets there.
+        let Some(id) = rules::item_id(&words) else {
+            return Err(Problem::say(format!("I haven't looked inside {label} yet: tell me which item to get from it.")));
+        };
+        let n = super::number(&words).map_or(0, |n| n.clamp(1, i64::from(MAX_ITEMS)) as u32);
+        let n = if n == 0 && words.first().is_some_and(|w| matches!(w.as_str(), "a" | "an")) { 1 } else { n };
+        let to = to_speaker(a).then(|| turn.speaker.clone());
+        let doing = format!("getting {} from {label}", words.join(" "));
+        return Ok(push(ItemJob::Fetch { chest, label, items: vec![(id, n)], to }, Times::Count(1), doing));
+    };
     let Some(items) = chests::pick(&words, &contents) else {
         let has = if contents.is_empty() { "nothing".to_string() } else { said(contents.items()) };
         return Err(Problem::say(format!("There's no {} in {label}; it holds {has}.", words.join(" "))));

@@ -14,6 +14,7 @@
 //! - **Mobs** come from spawn eggs used on the block below; **items** are handed over by putting
 //!   them in hotbar slot 1 and throwing them one by one towards the player's feet; `items.rs`
 //!   follows them to whoever picks them up.
+//! - **Chests** are opened with a click and used over the next ticks (`chests.rs`).
 
 use super::convert::{azalea_vec, block_pos, direction};
 use super::plugin::{LiveState, Prediction};
@@ -144,6 +145,7 @@ pub(super) fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd:
             let at = feet(world, me);
             super::items::note_throw(world, &item, count, at);
         }
+        Command::Chest { seq, pos, moves } => super::chests::start(world, me, state, seq, pos, moves),
         Command::Say(line) => {
             if state.says.len() >= MAX_WAITING_LINES {
                 tracing::warn!("too much chat waiting; dropping a line");

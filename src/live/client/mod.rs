@@ -5,11 +5,12 @@
 //!   backoff, and reports each step;
 //! - **our systems inside azalea's game loop** (`plugin.rs`): every game tick they carry out the
 //!   agent's commands in order (`actions.rs`), then send a snapshot of what the client sees
-//!   (`convert.rs`); every frame they pass on chat and the server's block updates, and put other
+//!   (`convert.rs`); a chest is used over several ticks (`chests.rs`); every frame they pass on chat and the server's block updates, and put other
 //!   bodies right after a teleport (`teleports.rs`).
 
 mod actions;
 mod address;
+mod chests;
 mod connection;
 mod convert;
 mod items;

@@ -102,6 +102,9 @@ pub(super) struct LiveState {
     pub(super) predictions: HashMap<Pos, Prediction>,
     pub(super) says: VecDeque<String>,
     pub(super) pacer: Pacer,
+    /// A chest being used, and the commands that came while it was: they wait their turn.
+    pub(super) chest: Option<super::chests::ChestJob>,
+    pub(super) waiting: VecDeque<Command>,
 }
 
 /// Predictions the server has not answered within this many ticks are taken back: the server
@@ -225,14 +228,18 @@ pub(super) fn carry_out_commands(world: &mut Ecs) {
     };
     world.resource_scope(|world, mut state: Mut<LiveState>| {
         state.tick += 1;
-        let last = incoming.iter().filter_map(Command::seq).max().unwrap_or(0);
-        state.applied = state.applied.max(last);
         let Some(me) = me else {
             // Not in a world: nothing asked for can happen. The agent does not act while
             // disconnected, and re-plans from what it sees after rejoining.
+            let last = incoming.iter().chain(&state.waiting).filter_map(Command::seq).max().unwrap_or(0);
+            state.applied = state.applied.max(last);
             state.loaded = false;
             state.says.clear();
             state.predictions.clear();
+            state.waiting.clear();
+            if let Some(job) = state.chest.take() {
+                let _ = events.send(ClientEvent::ChestSeen { pos: job.pos(), items: None });
+            }
             return;
         };
         if !state.loaded {
@@ -241,8 +248,17 @@ pub(super) fn carry_out_commands(world: &mut Ecs) {
             state.selected = false;
             state.predictions.clear();
         }
+        // Chat goes out at once; actions wait while a chest is open.
         for cmd in incoming {
+            match cmd {
+                Command::Say(_) => carry_out(world, me, &mut state, cmd),
+                other => state.waiting.push_back(other),
+            }
+        }
+        while !super::chests::advance(world, me, &mut state, &events) {
+            let Some(cmd) = state.waiting.pop_front() else { break };
             tracing::trace!(tick = state.tick, feet = ?feet(world, me), ?cmd, "carrying out");
+            state.applied = state.applied.max(cmd.seq().unwrap_or(0));
             carry_out(world, me, &mut state, cmd);
         }
         state.pacer.tick();
