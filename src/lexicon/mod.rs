@@ -205,6 +205,7 @@ sections! {
         StandInName = "stand_in_name",
         /// Companion jobs: mining, chopping, harvesting, chests, dropping and crafting.
         GatherParticle = "gather_particles",
+        GatheringGet = "gathering_gets",
         Container = "containers",
         IntoWord = "into_words",
         OutOfWord = "out_of_words",

@@ -36,7 +36,8 @@ pub fn read(text: &str) -> Option<LogicalForm> {
 }
 
 /// A line that reads as several steps but is one job: a tool taken first ("take an iron
-/// pickaxe and get me 10 coal") or stages ("turn the logs into planks, then into stairs").
+/// pickaxe and get me 10 coal"), stages ("turn the logs into planks, then into stairs") or
+/// several items for one chest.
 pub fn read_whole(text: &str) -> Option<LogicalForm> {
     let w: Vec<String> = text.split_whitespace().map(String::from).collect();
     let lx = lexicon();
@@ -44,6 +45,10 @@ pub fn read_whole(text: &str) -> Option<LogicalForm> {
     let staged = w.first().is_some_and(|x| lx.is(Class::StageVerb, x)) && w.iter().any(|x| lx.is(Class::IntoWord, x));
     // "… and bring it back to me", "… and give it to me": handing over, not a step of its own.
     let delivered = (0..w.len()).any(|i| matches!(w[i].as_str(), "and" | "then") && lx.phrase_at(Class::Delivery, &w, i).is_some());
+    // "put 6 bread and 3 apples in the food chest": one chest, several items.
+    if let Some(lf) = chest_job(&w).filter(|lf| lf.action_sequence.as_ref().is_some_and(|a| a.len() > 1)) {
+        return super::checked(text, lf);
+    }
     if !(tooled || staged || delivered) {
         return None;
     }
@@ -309,7 +314,7 @@ fn verb_at(w: &[String]) -> Option<(ActionType, usize, usize)> {
     let tooled = i > 0;
     // "go chop me some birch": the going is part of the job.
     if let Some(n) = lx.phrase_at(Class::GoToJob, w, i)
-        && w.get(i + n).is_some_and(|v| matches!(lx.verb(v), Some(ActionType::Collect | ActionType::Plant | ActionType::Craft)))
+        && w.get(i + n).is_some_and(|v| v == "find" || matches!(lx.verb(v), Some(ActionType::Collect | ActionType::Plant | ActionType::Craft)))
     {
         i += n;
     }
@@ -317,13 +322,14 @@ fn verb_at(w: &[String]) -> Option<(ActionType, usize, usize)> {
     let action = match lx.verb(verb) {
         // "get 10 coal" (nothing said about whom for) is gathering it; "get me …" is giving,
         // unless a tool was taken for the job first ("take a pickaxe and get me 10 coal").
-        Some(ActionType::Get) if verb == "get" && (tooled || w.get(i + 1).is_some_and(|x| !lx.is(Class::Me, x))) => ActionType::Collect,
+        Some(ActionType::Get) if lx.is(Class::GatheringGet, verb) && (tooled || w.get(i + 1).is_some_and(|x| !lx.is(Class::Me, x))) => ActionType::Collect,
         Some(ActionType::Dig) if w.get(i + 1).is_some_and(|x| lx.is(Class::GatherParticle, x)) => ActionType::Collect,
         Some(a @ (ActionType::Collect | ActionType::Plant | ActionType::Drop | ActionType::Put | ActionType::Craft)) => a,
         Some(ActionType::Build) if verb == "make" => ActionType::Craft,
         // lexicon: "find me" and "pick up" are read with their second word; the verbs are the
         // lexicon's `[step_verbs]`.
-        _ if verb == "find" && w.get(i + 1).is_some_and(|x| lx.is(Class::Me, x)) => ActionType::Collect,
+        // "find some diamonds": gathering them, when what follows is a resource (see `job`).
+        _ if verb == "find" => ActionType::Collect,
         // "pick up the wheat": items lying about; "pick the wheat": harvest it.
         _ if verb == "pick" && w.get(i + 1).is_some_and(|x| x == "up") => ActionType::Get,
         _ if verb == "pick" => ActionType::Collect,
@@ -424,13 +430,18 @@ fn chest_job(w: &[String]) -> Option<LogicalForm> {
     };
     let for_me = w.get(from).is_some_and(|x| lx.is(Class::Me, x));
     from += usize::from(for_me);
-    let (name, said, mut end) = things(w, from)?;
+    let joint_at = |k: usize| if putting { lx.phrase_at(Class::IntoWord, w, k) } else { lx.phrase_at(Class::OutOfWord, w, k) };
+    // "put 6 bread and 3 apples in the food chest": several items, one step each.
+    let (items, mut end) = match (from + 1..w.len()).find_map(|k| joint_at(k).and(item_list(w, from, k)).map(|l| (l, k))) {
+        Some(found) => found,
+        None => things(w, from).map(|(name, said, end)| (vec![(name, said)], end))?,
+    };
     // "stash everything you got in that chest": words between the items and the chest that
     // change nothing.
     while let Some(n) = lx.phrase_at(Class::JobTail, w, end) {
         end += n;
     }
-    let joint = if putting { lx.phrase_at(Class::IntoWord, w, end)? } else { lx.phrase_at(Class::OutOfWord, w, end)? };
+    let joint = joint_at(end)?;
     let start = end + joint;
     let c_start = start + usize::from(w.get(start).is_some_and(|x| lx.is(Class::Article, x) || lx.is(Class::Possessive, x)));
     // The container's words: up to a place after it ("the chest in front of me") or a tail.
@@ -453,16 +464,22 @@ fn chest_job(w: &[String]) -> Option<LogicalForm> {
         ..ReferenceObject::default()
     };
     let chest = Endpoint { reference_object: Some(Box::new(chest)), location: tail.place.map(Box::new) };
-    let mut action = Action { reference_object: Some(named(name, said)), ..Action::new(if putting { ActionType::Put } else { ActionType::Get }) };
-    if putting {
-        action.receiver = Some(chest);
-    } else {
-        action.source = Some(chest);
-        if for_me || tail.deliver || first == "bring" {
-            action.receiver = Some(to_speaker());
-        }
-    }
-    Some(LogicalForm::command(vec![action]))
+    let actions = items
+        .into_iter()
+        .map(|(name, said)| {
+            let mut action = Action { reference_object: Some(named(name, said)), ..Action::new(if putting { ActionType::Put } else { ActionType::Get }) };
+            if putting {
+                action.receiver = Some(chest.clone());
+            } else {
+                action.source = Some(chest.clone());
+                if for_me || tail.deliver || first == "bring" {
+                    action.receiver = Some(to_speaker());
+                }
+            }
+            action
+        })
+        .collect();
+    Some(LogicalForm::command(actions))
 }
 
 /// A parsed action said with a job's verb ("chop down that tree" read as DESTROY, "plant seeds

@@ -269,7 +269,11 @@ fn wheat_plan(turn: &Turn, centre: Pos, count: Option<usize>) -> Result<(Gather,
             n => format!("None of the {n} wheat here is ripe yet; ask me again in a little while."),
         }));
     }
-    let label = format!("{} ripe wheat", ripe.len());
+    let unripe = crops.len() - ripe.len();
+    let label = match count {
+        None if unripe > 0 => format!("{} ripe wheat ({unripe} more not ripe yet: ask again in a little while)", ripe.len()),
+        _ => format!("{} ripe wheat", ripe.len()),
+    };
     let mut g = gather(ripe.clone(), Vec::new(), label);
     g.replant = ripe;
     Ok((g, vec!["wheat".into()]))
