@@ -89,11 +89,13 @@ impl PendingLine {
 pub fn left_behind(tasks: &TaskStack, ids: &[TaskId], world: &dyn World) -> Option<Antecedent> {
     let mut object = None;
     let mut shape = None;
+    let mut yields: Vec<String> = Vec::new();
     let mut first_last: HashMap<Pos, (Block, Block)> = HashMap::new();
     let mut order: Vec<Pos> = Vec::new();
     for id in ids {
         let Some(r) = tasks.record(*id) else { continue };
         object = object.or(r.meta.made.first().copied());
+        yields.extend(r.meta.yields.iter().filter(|i| !yields.contains(i)).cloned().collect::<Vec<_>>());
         // The bot's own words for what it did ("destroying the green wall"): the shape in them.
         shape = shape.or_else(|| r.description.split(' ').rev().find(|w| crate::schematics::is_known_shape(w)).map(str::to_string));
         for c in &r.changes {
@@ -119,7 +121,7 @@ pub fn left_behind(tasks: &TaskStack, ids: &[TaskId], world: &dyn World) -> Opti
         mob = world.mobs().into_iter().filter(|m| spawned && m.pos.distance(here) <= SPAWN_REACH).max_by_key(|m| m.id);
         cells.push(mob.as_ref().map(|m| m.pos.block()).unwrap_or_else(|| world.agent_pos()));
     }
-    Some(Antecedent { object, cells, dug, mob: mob.map(|m| m.id), shape, walked })
+    Some(Antecedent { object, cells, dug, mob: mob.map(|m| m.id), shape, walked, yields })
 }
 
 /// The dialogue manager's side: starting a line's steps, going on with them, holding them.

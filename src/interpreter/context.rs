@@ -30,6 +30,8 @@ pub struct Antecedent {
     pub shape: Option<String>,
     /// The step was a walk: it changed nothing and ended where the bot stands.
     pub walked: bool,
+    /// The items a gathering step was after and got ("it" in "… then put it in the chest").
+    pub yields: Vec<String>,
 }
 
 impl Antecedent {

@@ -206,6 +206,7 @@ sections! {
         /// Companion jobs: mining, chopping, harvesting, chests, dropping and crafting.
         GatherParticle = "gather_particles",
         GatheringGet = "gathering_gets",
+        TreeWord = "tree_words",
         Container = "containers",
         IntoWord = "into_words",
         OutOfWord = "out_of_words",

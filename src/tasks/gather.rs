@@ -142,6 +142,10 @@ impl Task for Gather {
         TaskKind::Gather
     }
 
+    fn yields(&self) -> Vec<String> {
+        self.got_wanted.items().iter().map(|(i, _)| i.clone()).collect()
+    }
+
     fn describe(&self) -> String {
         format!("gathering {}", self.label)
     }

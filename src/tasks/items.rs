@@ -202,6 +202,50 @@ impl Task for Fetch {
     }
 }
 
+/// Hand a player several items the bot carries ("give me your logs": oak and birch), one
+/// [`Give`] each.
+pub struct Hand {
+    player: String,
+    items: Vec<(String, u32)>,
+    queue: Option<Vec<(String, u32)>>,
+    failed: Option<String>,
+}
+
+impl Hand {
+    pub fn new(player: impl Into<String>, items: Vec<(String, u32)>) -> Hand {
+        Hand { player: player.into(), items, queue: None, failed: None }
+    }
+}
+
+impl Task for Hand {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Items
+    }
+
+    fn describe(&self) -> String {
+        format!("bringing {} {}", self.player, said(&self.items))
+    }
+
+    fn step(&mut self, ctx: &mut TaskContext) -> Step {
+        if let Some(why) = self.failed.take() {
+            return Step::Failed(why);
+        }
+        let to = Some(self.player.clone());
+        let queue = self.queue.get_or_insert_with(|| self.items.iter().rev().cloned().collect());
+        if let Some(s) = next_give(queue, &to, ctx) {
+            return s;
+        }
+        Step::Done(format!("Here you go, {}: {}.", self.player, said(&self.items)))
+    }
+
+    fn child_finished(&mut self, outcome: ChildOutcome) -> Option<Step> {
+        match outcome {
+            ChildOutcome::Done(_) => None,
+            ChildOutcome::Failed(why) => Some(Step::Failed(why)),
+        }
+    }
+}
+
 /// Drop items at a spot (in front of a player, or where the bot stands).
 pub struct Drop {
     at: Vec3,

@@ -132,6 +132,12 @@ pub trait Task {
         }
     }
     /// How far along the task is, `(blocks done, blocks in all)`, for tasks that change blocks.
+    /// The items the command was after and got (a gathering job's), for "it" and "them" in
+    /// the step that follows ("mine 10 cobblestone then put it in the chest").
+    fn yields(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     fn progress(&self) -> Option<(usize, usize)> {
         None
     }

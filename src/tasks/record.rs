@@ -132,6 +132,9 @@ pub struct TaskMeta {
     /// The things the command takes down, as memory knew them, for an undo to bring back.
     #[serde(default)]
     pub taken_down: Vec<TakenDown>,
+    /// What the command was after and got (see [`super::Task::yields`]), once it finished.
+    #[serde(default)]
+    pub yields: Vec<String>,
 }
 
 /// A thing a command takes down, as memory knew it before: what was said about it

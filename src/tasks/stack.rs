@@ -164,12 +164,12 @@ impl TaskStack {
                         break;
                     }
                     Step::Done(msg) if frames.len() <= 1 => {
-                        frames.pop();
+                        record.meta.yields = frames.pop().map(|f| f.task.yields()).unwrap_or_default();
                         finished = Some((true, msg));
                         break;
                     }
                     Step::Failed(msg) if frames.len() <= 1 => {
-                        frames.pop();
+                        record.meta.yields = frames.pop().map(|f| f.task.yields()).unwrap_or_default();
                         finished = Some((false, msg));
                         break;
                     }

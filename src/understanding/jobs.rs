@@ -44,7 +44,8 @@ pub fn read_whole(text: &str) -> Option<LogicalForm> {
     let tooled = w.first().is_some_and(|x| lx.is(Class::ToolOpening, x)) && verb_at(&w).is_some_and(|(_, verb, _)| verb > 0);
     let staged = w.first().is_some_and(|x| lx.is(Class::StageVerb, x)) && w.iter().any(|x| lx.is(Class::IntoWord, x));
     // "… and bring it back to me", "… and give it to me": handing over, not a step of its own.
-    let delivered = (0..w.len()).any(|i| matches!(w[i].as_str(), "and" | "then") && lx.phrase_at(Class::Delivery, &w, i).is_some());
+    // "… and mine it": the job itself said again.
+    let delivered = (0..w.len()).any(|i| matches!(w[i].as_str(), "and" | "then") && (lx.phrase_at(Class::Delivery, &w, i).is_some() || lx.phrase_at(Class::JobTail, &w, i).is_some()));
     // "put 6 bread and 3 apples in the food chest": one chest, several items.
     if let Some(lf) = chest_job(&w).filter(|lf| lf.action_sequence.as_ref().is_some_and(|a| a.len() > 1)) {
         return super::checked(text, lf);

@@ -31,6 +31,7 @@ pub mod jobs;
 pub mod measures;
 pub mod names;
 pub mod naming;
+pub mod place_name;
 mod prepare;
 pub mod relation;
 pub mod rules;
@@ -470,6 +471,7 @@ impl Understanding {
             ranked |= !rank.is_empty();
             covered.extend(rank);
             let typed = on(Rule::Coordinates) && coordinates::repair(action, &tokens, step.clone());
+            let typed = typed || on(Rule::PlaceName) && place_name::repair(action, &tokens, step.clone());
             let moved = if on(Rule::Distance) { distance::repair(action, &tokens, step.clone()) } else { Vec::new() };
             let related = on(Rule::Relation) && relation::repair(action, &tokens, step.clone());
             // A pointing relation ("on top of it") was written before the parse (`read_pointing`).

@@ -58,6 +58,8 @@ pub enum Rule {
     Details,
     RankingRepair,
     Coordinates,
+    /// "… at build_spot": a named place after "at" ([`super::place_name`]).
+    PlaceName,
     Distance,
     Relation,
     Count,
@@ -69,7 +71,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 30] = [
+    pub const ALL: [Rule; 31] = [
         Rule::AxisNames,
         Rule::StepPunctuation,
         Rule::SplitTimes,
@@ -94,6 +96,7 @@ impl Rule {
         Rule::Details,
         Rule::RankingRepair,
         Rule::Coordinates,
+        Rule::PlaceName,
         Rule::Distance,
         Rule::Relation,
         Rule::Count,

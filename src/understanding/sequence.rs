@@ -34,6 +34,11 @@ pub fn steps(tokens: &[String]) -> Vec<Range<usize>> {
     let mut start = 0;
     let mut i = 0;
     while i < tokens.len() {
+        // "… craft sticks and give me them": handing over what the step made, to the line's
+        // end, belongs to that step.
+        if lexicon().phrase_at(Class::Delivery, tokens, i).is_some_and(|n| i + n == tokens.len() && i > start) {
+            break;
+        }
         // The longest connector at `i` ("and then" over "then"), or an "and" before a new step.
         let len = lexicon().phrase_at(Class::Connector, tokens, i).or_else(|| (tokens[i] == "and" && and_starts_step(tokens, i)).then_some(1));
         match len {
@@ -73,6 +78,11 @@ mod tests {
     use super::*;
     use crate::logical_form::validate_json;
     use crate::logical_form::tokenize;
+
+    #[test]
+    fn handing_over_at_the_end_belongs_to_the_step_before() {
+        assert_eq!(cut("chop a tree then craft sticks and give me them"), vec!["chop a tree", "craft sticks and give me them"]);
+    }
 
     fn cut(text: &str) -> Vec<String> {
         let t = tokenize(text);

@@ -107,7 +107,9 @@ pub(super) fn collect(turn: &mut Turn, a: &Action) -> Result<Plan> {
     };
     let for_speaker = a.receiver.as_ref().and_then(|e| e.reference_object.as_ref()).is_some_and(|r| r.fixed_reference() == Some(FixedReference::Speaker));
     let (mut g, items) = match kind {
-        Kind::Wood(wood) => wood_plan(turn, centre, wood, count)?,
+        // "chop 3 trees": the number counts trees.
+        Kind::Wood(wood) if words.iter().any(|w| lexicon().is(crate::lexicon::Class::TreeWord, w)) => wood_plan(turn, centre, wood, None, count)?,
+        Kind::Wood(wood) => wood_plan(turn, centre, wood, count, None)?,
         Kind::Ore(metal) => ore_plan(turn, centre, metal, count)?,
         Kind::Stone => stone_plan(turn, centre, count.unwrap_or(DEFAULT_BLOCKS))?,
         Kind::Wheat => wheat_plan(turn, centre, count)?,
@@ -139,8 +141,9 @@ fn gather(wanted: Vec<Pos>, way: Vec<Pos>, label: String) -> Gather {
     Gather { wanted, way, more: Vec::new(), replant: Vec::new(), label, how: None, delivery: None }
 }
 
-/// Trees nearest the place (the one the speaker points at first), enough for `count` logs.
-fn wood_plan(turn: &Turn, centre: Pos, wood: Option<String>, count: Option<usize>) -> Result<(Gather, Vec<String>)> {
+/// Trees nearest the place (the one the speaker points at first), enough for `count` logs, or
+/// as many trees as asked.
+fn wood_plan(turn: &Turn, centre: Pos, wood: Option<String>, count: Option<usize>, trees_asked: Option<usize>) -> Result<(Gather, Vec<String>)> {
     let pointed = turn.look_hit.map(|h| h.block).filter(|p| {
         let n = turn.world.block_at(*p);
         n.name().ends_with("_log") || n.name().ends_with("_leaves")
@@ -155,7 +158,11 @@ fn wood_plan(turn: &Turn, centre: Pos, wood: Option<String>, count: Option<usize
         logs.extend(t.logs.iter().copied());
         leaves.extend(t.leaves.iter().copied());
         n += 1;
-        if count.is_none_or(|c| logs.len() >= c) {
+        let enough = match trees_asked {
+            Some(t) => n >= t,
+            None => count.is_none_or(|c| logs.len() >= c),
+        };
+        if enough {
             break;
         }
     }

@@ -65,6 +65,10 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
     });
     let to_player = if receiver_is_speaker { None } else { named_player(turn, a)? };
     if (receiver_is_speaker || to_player.is_some()) && let Some(item) = crate::world::rules::item_id(&words) {
+        let player = to_player.as_ref().map_or(turn.speaker.clone(), |p| p.name.clone());
+        if let Some(plan) = super::items::hand_carried(turn, &words, &player) {
+            return Ok(plan);
+        }
         let to = match to_player {
             Some(p) => (p.name.clone(), p.pos.block(), p.name),
             None => (turn.speaker.clone(), turn.speaker_block(), "you".to_string()),

@@ -28,6 +28,7 @@ pub enum ItemJob {
     Drop { at: Vec3, items: Vec<(String, u32)> },
     Craft { item: String, count: u32, to: Option<String> },
     PickUp { items: Vec<(u64, Vec3)>, label: String },
+    Hand { player: String, items: Vec<(String, u32)> },
 }
 
 impl Recipe for ItemJob {
@@ -41,6 +42,7 @@ impl Recipe for ItemJob {
             ItemJob::Drop { at, items } => Box::new(DropTask::new(at, items)),
             ItemJob::Craft { item, count, to } => Box::new(CraftTask::new(item, count, to)),
             ItemJob::PickUp { items, label } => Box::new(crate::tasks::PickUp::new(items, label)),
+            ItemJob::Hand { player, items } => Box::new(crate::tasks::items::Hand::new(player, items)),
         })
     }
     fn as_any(&self) -> &dyn std::any::Any {
@@ -64,7 +66,11 @@ fn carried_or_creative(turn: &Turn, words: &[String]) -> Result<Vec<(String, u32
     let carried = turn.world.carried();
     let lx = crate::lexicon::lexicon();
     if !words.is_empty() && words.iter().all(|w| lx.is(crate::lexicon::Class::Pointing, w) || lx.is(crate::lexicon::Class::AllWords, w)) {
-        let gathered: Vec<String> = turn.antecedent.iter().flat_map(|a| a.dug.iter()).flat_map(|(_, b)| rules::drops(*b, true)).map(|(i, _)| i.to_string()).collect();
+        // What the job was after ("mine 10 cobblestone then put it …"), else all it dug out.
+        let gathered: Vec<String> = match turn.antecedent.as_ref().map(|a| a.yields.clone()).filter(|y| !y.is_empty()) {
+            Some(wanted) => wanted,
+            None => turn.antecedent.iter().flat_map(|a| a.dug.iter()).flat_map(|(_, b)| rules::drops(*b, true)).map(|(i, _)| i.to_string()).collect(),
+        };
         let items: Vec<(String, u32)> = carried.items().iter().filter(|(i, _)| gathered.is_empty() || gathered.contains(i)).cloned().collect();
         if !items.is_empty() {
             return Ok(items);
@@ -156,7 +162,11 @@ pub(super) fn craft(turn: &mut Turn, a: &Action) -> Result<Plan> {
     }
     // "turn the stripped cherry logs into planks": planks of that wood, as many as they make.
     let source = a.source.as_ref().and_then(|e| e.reference_object.as_ref()).and_then(|r| r.text_span).map(|s| turn.words(s));
-    let source_id = source.as_deref().and_then(|w| rules::item_id(w).or_else(|| rules::recipes::craftable(w)));
+    let lx = crate::lexicon::lexicon();
+    // "… and turn them into planks": what the step before gathered.
+    let pointing = source.as_deref().is_some_and(|w| !w.is_empty() && w.iter().all(|x| lx.is(crate::lexicon::Class::Pointing, x)));
+    let gathered = turn.antecedent.as_ref().and_then(|a| a.yields.first().cloned()).filter(|_| pointing);
+    let source_id = gathered.or_else(|| source.as_deref().and_then(|w| rules::item_id(w).or_else(|| rules::recipes::craftable(w))));
     if let (Some(src), Some(made_of)) = (source_id.as_deref().and_then(rules::recipes::wood_of), rules::recipes::wood_of(&item).map(String::from))
         && src != made_of
     {
@@ -173,6 +183,18 @@ pub(super) fn craft(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let to = to_speaker(a).then(|| turn.speaker.clone());
     let doing = format!("making {}", said(&[(item.clone(), count.div_ceil(makes) * makes)]));
     Ok(push(ItemJob::Craft { item, count, to }, Times::Count(1), doing))
+}
+
+/// "give me your logs" when it carries logs of two woods: each of them, all it carries.
+pub(super) fn hand_carried(turn: &Turn, words: &[String], player: &str) -> Option<Plan> {
+    let carried = turn.world.carried();
+    let items = chests::pick(words, &carried)?;
+    if items.len() < 2 {
+        return None;
+    }
+    let you = if player == turn.speaker { "you" } else { player };
+    let doing = format!("bringing {you} {}", said(&items));
+    Some(push(ItemJob::Hand { player: player.to_string(), items }, Times::Count(1), doing))
 }
 
 /// How far from the speaker (and the bot) lying items are looked for.

@@ -93,10 +93,15 @@ pub fn pick(words: &[String], inv: &Inventory) -> Option<Vec<(String, u32)>> {
     // A wood ("birch") names its logs, planks and stairs; "wood", "logs" any wood's.
     let wood_type = name.iter().copied().find(|w| crate::world::Block::from_name(&format!("{w}_log")).is_some());
     let any_wood = |w: &str| lx.meaning(Group::Resource, w) == Some("wood") && crate::world::Block::from_name(&format!("{w}_log")).is_none();
-    let wood = name.iter().any(|w| any_wood(w) || matches!(*w, "wooden" | "planks")) || wood_type.is_some();
+    // "your logs": logs of every wood (not planks), when no wood is named.
+    // lexicon: "log" is the Minecraft item's own name, as in `oak_log`.
+    let logs = name.iter().any(|w| w.trim_end_matches('s') == "log");
+    let any_logs = wood_type.is_none() && logs;
+    let wood = !any_logs && (name.iter().any(|w| any_wood(w) || matches!(*w, "wooden" | "planks")) || wood_type.is_some());
     // A kind of items ("the wood blocks") is every item of it, not the one block its name is.
-    let generic = name.iter().any(|w| any_wood(w) || *w == "wooden");
+    let generic = !logs && name.iter().any(|w| any_wood(w) || *w == "wooden");
     let exact = if generic && name.len() <= 2 { None } else { rules::item_id(&name) };
+    let exact = exact.filter(|_| !any_logs);
     let singular = |w: &str| if w.ends_with("ss") { w.to_string() } else { w.trim_end_matches('s').to_string() };
     let joined = name.iter().map(|w| singular(w)).filter(|w| w != "block").collect::<Vec<_>>().join("_");
     // lexicon: Minecraft item id parts (game knowledge): what counts as wood.
@@ -106,6 +111,7 @@ pub fn pick(words: &[String], inv: &Inventory) -> Option<Vec<(String, u32)>> {
             || exact.as_deref() == Some(id)
             || (!joined.is_empty() && (id == joined || id.ends_with(&format!("_{joined}")) || id.starts_with(&format!("{joined}_"))))
             || (wood && is_wood(id) && wood_type.is_none_or(|t| id.contains(t)))
+            || (any_logs && id.ends_with("_log"))
     };
     let mut found: Vec<(String, u32)> = inv.items().iter().filter(|(id, _)| exact.as_deref() == Some(id.as_str())).cloned().collect();
     if found.is_empty() {
@@ -149,5 +155,8 @@ mod tests {
         assert_eq!(pick(&words("everything"), &inv).map(|v| v.len()), Some(5));
         assert_eq!(pick(&words("the diamonds"), &inv), None);
         assert_eq!(pick(&words("the birch"), &inv), Some(vec![("birch_planks".to_string(), 8)]), "one wood's items");
+        let logs = Inventory::from(vec![("oak_log".to_string(), 5), ("birch_log".to_string(), 3), ("oak_planks".to_string(), 2)]);
+        assert_eq!(pick(&words("your logs"), &logs).map(|v| v.len()), Some(2), "logs of every wood, not planks");
+        assert_eq!(pick(&words("the oak logs"), &logs), Some(vec![("oak_log".to_string(), 5)]));
     }
 }
