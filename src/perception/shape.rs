@@ -84,7 +84,9 @@ fn corners_empty(cells: &FxHashSet<Pos>, b: &BBox) -> bool {
     xs.iter().all(|&x| ys.iter().all(|&y| zs.iter().all(|&z| !cells.contains(&Pos::new(x, y, z)))))
 }
 
-/// Walls around an empty inside, and a roof: what people build to live in.
+/// Walls around an empty inside, and a roof: what people build to live in. Walls at least 3
+/// high all round and no roof yet are a house too (one being built: players call it "the
+/// house" before it has a roof).
 fn looks_like_house(cells: &FxHashSet<Pos>, b: &BBox) -> bool {
     let [sx, sy, sz] = b.size();
     if sx < 3 || sy < 3 || sz < 3 {
@@ -106,7 +108,10 @@ fn looks_like_house(cells: &FxHashSet<Pos>, b: &BBox) -> bool {
         .filter(|p| cells.contains(p))
         .count() as f64
         / (sx * sz) as f64;
-    inside_filled as f64 <= 0.25 * inside_cells as f64 && walls >= 0.5 && top_layer >= 0.5 && roof >= 0.8
+    let empty_inside = inside_filled as f64 <= 0.25 * inside_cells as f64;
+    let roofed = walls >= 0.5 && top_layer >= 0.5 && roof >= 0.8;
+    let walled = walls >= 0.8;
+    empty_inside && (roofed || walled)
 }
 
 /// The size class of a box ("tiny" … "huge"), from its largest extent.
@@ -158,6 +163,12 @@ mod tests {
             .filter(|p| !(p.x == 2 && p.z == 0 && p.y <= 1))
             .collect();
         assert!(shape(house).contains(&"house"));
+        // Walls 4 high all round with no roof yet: a house being built.
+        let walls: Vec<Pos> = b.iter().filter(|p| p.x == 0 || p.x == 4 || p.z == 0 || p.z == 4).collect();
+        assert!(shape(walls).contains(&"house"));
+        // A low pen (walls 2 high) is not.
+        let pen: Vec<Pos> = BBox::new(Pos::new(0, 0, 0), Pos::new(4, 1, 4)).iter().filter(|p| p.x == 0 || p.x == 4 || p.z == 0 || p.z == 4).collect();
+        assert!(!shape(pen).contains(&"house"));
     }
 
     #[test]

@@ -24,7 +24,12 @@ pub struct Delivery {
     pub at_most: Option<u32>,
 }
 
+/// The longest wait for crops to ripen: two minutes (wheat takes about half a minute).
+pub const RIPEN_TICKS: u32 = 2400;
+
 enum Phase {
+    /// Waiting for the crops to ripen (ticks waited so far).
+    Ripening(u32),
     Breaking,
     Replanting,
     Delivering(Vec<(String, u32)>),
@@ -75,6 +80,13 @@ impl Gather {
     pub fn then_also(mut self, wanted: Vec<Pos>, way: Vec<Pos>) -> Gather {
         self.stages.push_back(way.into_iter().chain(wanted.iter().copied()).collect());
         self.wanted.extend(wanted);
+        self
+    }
+
+    /// Wait for the wanted crops to ripen first (at most [`RIPEN_TICKS`]); any still unripe
+    /// then are left standing.
+    pub fn once_ripe(mut self) -> Gather {
+        self.phase = Phase::Ripening(0);
         self
     }
 
@@ -147,11 +159,15 @@ impl Task for Gather {
     }
 
     fn describe(&self) -> String {
-        format!("gathering {}", self.label)
+        match self.phase {
+            Phase::Ripening(_) => format!("waiting for {} to ripen", self.label),
+            _ => format!("gathering {}", self.label),
+        }
     }
 
     fn progress(&self) -> Option<(usize, usize)> {
-        Some(self.edit.progress())
+        // Waiting for crops is no lack of progress.
+        (!matches!(self.phase, Phase::Ripening(_))).then(|| self.edit.progress())
     }
 
     fn region(&self) -> Option<BBox> {
@@ -161,6 +177,21 @@ impl Task for Gather {
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
         loop {
             match &self.phase {
+                Phase::Ripening(waited) => {
+                    let unripe: Vec<Pos> = self.wanted.iter().copied().filter(|p| ctx.world.crop_age(*p).is_some_and(|a| a < RIPE)).collect();
+                    if !unripe.is_empty() && *waited < RIPEN_TICKS {
+                        self.phase = Phase::Ripening(waited + 1);
+                        return Step::Continue;
+                    }
+                    if !unripe.is_empty() {
+                        self.wanted.retain(|p| !unripe.contains(p));
+                        self.replant.retain(|p| !unripe.contains(p));
+                        let mut cells: Vec<Pos> = self.wanted.iter().copied().collect();
+                        cells.sort_by_key(|p| (p.y, p.x, p.z));
+                        self.edit = Edit::new(cells.into_iter().map(|p| (p, Block::AIR)).collect());
+                    }
+                    self.phase = Phase::Breaking;
+                }
                 Phase::Breaking => {
                     let step = self.edit.step(ctx);
                     self.keep_new_drops(ctx);

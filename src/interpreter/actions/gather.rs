@@ -25,6 +25,8 @@ const LOOK_AROUND: i32 = 32;
 const ORE_AROUND: i32 = 24;
 /// Surface blocks or stone taken when no count is said.
 const DEFAULT_BLOCKS: usize = 16;
+/// Trees chopped for "some trees" or "trees" with no number.
+const SOME_TREES: usize = 3;
 /// The most ore veins one command digs to.
 const MAX_VEINS: usize = 4;
 /// How far from the first vein another may be and still be dug from the same staircase.
@@ -42,6 +44,8 @@ pub struct Gather {
     /// How it will go, said when it starts ("50 blocks down, by a staircase").
     pub how: Option<String>,
     pub delivery: Option<Delivery>,
+    /// Crops not ripe yet: wait for them, then harvest.
+    pub ripen: bool,
 }
 
 impl Recipe for Gather {
@@ -57,6 +61,9 @@ impl Recipe for Gather {
         }
         if let Some(d) = &self.delivery {
             g = g.delivering(d.clone());
+        }
+        if self.ripen {
+            g = g.once_ripe();
         }
         Ok(Box::new(g))
     }
@@ -107,8 +114,11 @@ pub(super) fn collect(turn: &mut Turn, a: &Action) -> Result<Plan> {
     };
     let for_speaker = a.receiver.as_ref().and_then(|e| e.reference_object.as_ref()).is_some_and(|r| r.fixed_reference() == Some(FixedReference::Speaker));
     let (mut g, items) = match kind {
-        // "chop 3 trees": the number counts trees.
-        Kind::Wood(wood) if words.iter().any(|w| lexicon().is(crate::lexicon::Class::TreeWord, w)) => wood_plan(turn, centre, wood, None, count)?,
+        // "chop 3 trees": the number counts trees; "some trees", a few.
+        Kind::Wood(wood) if let Some(tree) = words.iter().find(|w| lexicon().is(crate::lexicon::Class::TreeWord, w)) => {
+            let plural = tree.ends_with('s');
+            wood_plan(turn, centre, wood, None, count.or(plural.then_some(SOME_TREES)))?
+        }
         Kind::Wood(wood) => wood_plan(turn, centre, wood, count, None)?,
         Kind::Ore(metal) => ore_plan(turn, centre, metal, count)?,
         Kind::Stone => stone_plan(turn, centre, count.unwrap_or(DEFAULT_BLOCKS))?,
@@ -138,7 +148,7 @@ fn made_for(words: &[String]) -> Option<usize> {
 }
 
 fn gather(wanted: Vec<Pos>, way: Vec<Pos>, label: String) -> Gather {
-    Gather { wanted, way, more: Vec::new(), replant: Vec::new(), label, how: None, delivery: None }
+    Gather { wanted, way, more: Vec::new(), replant: Vec::new(), label, how: None, delivery: None, ripen: false }
 }
 
 /// Trees nearest the place (the one the speaker points at first), enough for `count` logs, or
@@ -270,11 +280,17 @@ fn wheat_plan(turn: &Turn, centre: Pos, count: Option<usize>) -> Result<(Gather,
     let world = turn.world;
     let crops = blocks_near(world, around(centre, LOOK_AROUND / 2, 6, 6), centre, |n| n == "wheat");
     let ripe: Vec<Pos> = crops.iter().copied().filter(|p| world.crop_age(*p) == Some(RIPE)).take(count.unwrap_or(usize::MAX)).collect();
+    if crops.is_empty() {
+        return Err(Problem::say("I don't see any wheat near here. Say \"plant seeds here\" to start a field."));
+    }
+    // None ripe yet ("plant seeds here then harvest the wheat when it's ready"): wait for it.
     if ripe.is_empty() {
-        return Err(Problem::say(match crops.len() {
-            0 => "I don't see any wheat near here. Say \"plant seeds here\" to start a field.".to_string(),
-            n => format!("None of the {n} wheat here is ripe yet; ask me again in a little while."),
-        }));
+        let growing: Vec<Pos> = crops.iter().copied().take(count.unwrap_or(usize::MAX)).collect();
+        let mut g = gather(growing.clone(), Vec::new(), format!("the {} wheat plants", growing.len()));
+        g.replant = growing;
+        g.ripen = true;
+        g.how = Some("once it's ripe: wheat takes about half a minute".into());
+        return Ok((g, vec!["wheat".into()]));
     }
     let unripe = crops.len() - ripe.len();
     let label = match count {

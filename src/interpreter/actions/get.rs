@@ -69,6 +69,8 @@ pub(super) fn get(turn: &mut Turn, a: &Action) -> Result<Plan> {
         if let Some(plan) = super::items::hand_carried(turn, &words, &player) {
             return Ok(plan);
         }
+        // "the planks" when it carries birch planks: those.
+        let item = super::items::carried_kind(turn, &words).unwrap_or(item);
         let to = match to_player {
             Some(p) => (p.name.clone(), p.pos.block(), p.name),
             None => (turn.speaker.clone(), turn.speaker_block(), "you".to_string()),

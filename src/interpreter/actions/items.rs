@@ -65,7 +65,9 @@ fn to_speaker(a: &Action) -> bool {
 fn carried_or_creative(turn: &Turn, words: &[String]) -> Result<Vec<(String, u32)>> {
     let carried = turn.world.carried();
     let lx = crate::lexicon::lexicon();
-    if !words.is_empty() && words.iter().all(|w| lx.is(crate::lexicon::Class::Pointing, w) || lx.is(crate::lexicon::Class::AllWords, w)) {
+    // "it" read without words (a coreference) after a job that got something: that.
+    let pronoun = words.is_empty() && turn.antecedent.as_ref().is_some_and(|a| !a.yields.is_empty());
+    if pronoun || !words.is_empty() && words.iter().all(|w| lx.is(crate::lexicon::Class::Pointing, w) || lx.is(crate::lexicon::Class::AllWords, w)) {
         // What the job was after ("mine 10 cobblestone then put it …"), else all it dug out.
         let gathered: Vec<String> = match turn.antecedent.as_ref().map(|a| a.yields.clone()).filter(|y| !y.is_empty()) {
             Some(wanted) => wanted,
@@ -166,7 +168,9 @@ pub(super) fn craft(turn: &mut Turn, a: &Action) -> Result<Plan> {
     // "… and turn them into planks": what the step before gathered.
     let pointing = source.as_deref().is_some_and(|w| !w.is_empty() && w.iter().all(|x| lx.is(crate::lexicon::Class::Pointing, x)));
     let gathered = turn.antecedent.as_ref().and_then(|a| a.yields.first().cloned()).filter(|_| pointing);
-    let source_id = gathered.or_else(|| source.as_deref().and_then(|w| rules::item_id(w).or_else(|| rules::recipes::craftable(w))));
+    // "out of your logs": what it carries of them, when it does.
+    let carried_source = source.as_deref().filter(|_| !pointing).and_then(|w| chests::pick(w, &turn.world.carried())).and_then(|v| v.first().map(|(i, _)| i.clone()));
+    let source_id = gathered.or(carried_source).or_else(|| source.as_deref().and_then(|w| rules::item_id(w).or_else(|| rules::recipes::craftable(w))));
     if let (Some(src), Some(made_of)) = (source_id.as_deref().and_then(rules::recipes::wood_of), rules::recipes::wood_of(&item).map(String::from))
         && src != made_of
     {
@@ -195,6 +199,14 @@ pub(super) fn hand_carried(turn: &Turn, words: &[String], player: &str) -> Optio
     let you = if player == turn.speaker { "you" } else { player };
     let doing = format!("bringing {you} {}", said(&items));
     Some(push(ItemJob::Hand { player: player.to_string(), items }, Times::Count(1), doing))
+}
+
+/// The one item the bot carries that the words name ("the planks": its birch planks), if any.
+pub(super) fn carried_kind(turn: &Turn, words: &[String]) -> Option<String> {
+    match chests::pick(words, &turn.world.carried())?.as_slice() {
+        [(item, _)] => Some(item.clone()),
+        _ => None,
+    }
 }
 
 /// How far from the speaker (and the bot) lying items are looked for.

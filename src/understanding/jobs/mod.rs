@@ -7,7 +7,10 @@
 //! `GET` with a `source`, a question with output `INVENTORY`); the generated corpus's
 //! `companion.txt` teaches the parser the same forms. Their small words are the lexicon's
 //! (`[resources]`, `[containers]`, `[delivery]`, `[job_tails]`, …). A line with words this reader
-//! does not account for is left to the parser and [`repair`].
+//! does not account for is left to the parser and [`repair`]. Chest jobs are in `chests.rs`.
+
+mod chests;
+use chests::chest_job;
 
 use super::giving::{is_quantity, named};
 use crate::lexicon::{Class, Group, lexicon};
@@ -372,15 +375,17 @@ fn job(w: &[String]) -> Option<LogicalForm> {
     let (action_type, verb, mut from) = verb_at(w)?;
     let deliver_verb = w.get(from).is_some_and(|x| lx.is(Class::Me, x));
     from += usize::from(deliver_verb);
-    // "drop the brain coral block, exposed copper, and terracotta": one DROP an item.
-    if action_type == ActionType::Drop {
+    // "drop the brain coral block, exposed copper, and terracotta": one DROP an item; "get
+    // some coal and cobblestone": one COLLECT a resource.
+    if matches!(action_type, ActionType::Drop | ActionType::Collect) {
         let to = tail_start_after_lists(w, from);
-        if let Some(list) = item_list(w, from, to)
+        let resources = |list: &[(Span, Span)]| list.iter().all(|(name, _)| (name.start..=name.end).any(|k| lx.meaning(Group::Resource, &w[k]).is_some()));
+        if let Some(list) = item_list(w, from, to).filter(|l| action_type == ActionType::Drop || resources(l))
             && let Some(tail) = tail(w, to)
         {
             let place = tail.place.map(|l| LocationArg::Location(Box::new(l)));
-            let drops = list.into_iter().map(|(name, said)| Action { reference_object: Some(named(name, said)), location: place.clone(), ..Action::new(ActionType::Drop) });
-            return Some(LogicalForm::command(drops.collect()));
+            let each = list.into_iter().map(|(name, said)| Action { reference_object: Some(named(name, said)), location: place.clone(), ..Action::new(action_type) });
+            return Some(LogicalForm::command(each.collect()));
         }
     }
     let (name, said, end) = match things(w, from) {
@@ -397,6 +402,16 @@ fn job(w: &[String]) -> Option<LogicalForm> {
         ActionType::Get if crate::world::rules::item_id(words).is_none() && !words.iter().all(|x| lx.is(Class::AllWords, x) || lx.is(Class::Article, x)) => return None,
         ActionType::Drop | ActionType::Put if crate::world::rules::item_id(words).is_none() && !words.iter().any(|x| lx.meaning(Group::Resource, x).is_some()) => return None,
         _ => {}
+    }
+    // "make planks out of your logs": what it is made from.
+    let mut end = end;
+    let mut source = None;
+    if action_type == ActionType::Craft
+        && let Some(n) = lx.phrase_at(Class::OutOfWord, w, end)
+        && let Some((_, from_said, from_end)) = things(w, end + n)
+    {
+        source = Some(ReferenceObject { filters: Some(name_filters(from_said)), text_span: Some(from_said), ..ReferenceObject::default() });
+        end = from_end;
     }
     let tail = tail(w, end)?;
     let deliver = deliver_verb || tail.deliver;
@@ -416,71 +431,8 @@ fn job(w: &[String]) -> Option<LogicalForm> {
     if deliver && matches!(action_type, ActionType::Collect | ActionType::Craft) {
         action.receiver = Some(to_speaker());
     }
+    action.source = source.map(|r| Endpoint { reference_object: Some(Box::new(r)), location: None });
     Some(LogicalForm::command(vec![action]))
-}
-
-/// "put the wood in the chest", "get the stained glass from the design chest", "bring me the
-/// iron pickaxe from storage".
-fn chest_job(w: &[String]) -> Option<LogicalForm> {
-    let lx = lexicon();
-    let first = w.first()?.as_str();
-    let (putting, mut from) = match (lx.phrase_at(Class::PutVerb, w, 0), lx.phrase_at(Class::TakeVerb, w, 0)) {
-        (Some(n), _) => (true, n),
-        (None, Some(n)) => (false, n),
-        _ => return None,
-    };
-    let for_me = w.get(from).is_some_and(|x| lx.is(Class::Me, x));
-    from += usize::from(for_me);
-    let joint_at = |k: usize| if putting { lx.phrase_at(Class::IntoWord, w, k) } else { lx.phrase_at(Class::OutOfWord, w, k) };
-    // "put 6 bread and 3 apples in the food chest": several items, one step each.
-    let (items, mut end) = match (from + 1..w.len()).find_map(|k| joint_at(k).and(item_list(w, from, k)).map(|l| (l, k))) {
-        Some(found) => found,
-        None => things(w, from).map(|(name, said, end)| (vec![(name, said)], end))?,
-    };
-    // "stash everything you got in that chest": words between the items and the chest that
-    // change nothing.
-    while let Some(n) = lx.phrase_at(Class::JobTail, w, end) {
-        end += n;
-    }
-    let joint = joint_at(end)?;
-    let start = end + joint;
-    let c_start = start + usize::from(w.get(start).is_some_and(|x| lx.is(Class::Article, x) || lx.is(Class::Possessive, x)));
-    // The container's words: up to a place after it ("the chest in front of me") or a tail.
-    let c_end = (c_start..w.len())
-        .find(|&k| lx.phrase_at(Class::Delivery, w, k).is_some() || lx.phrase_at(Class::JobTail, w, k).is_some() || matches_place(w, k).is_some() && !matches!(w[k].as_str(), "at"))
-        .unwrap_or(w.len());
-    if c_end <= c_start || c_end - c_start > 6 {
-        return None;
-    }
-    let container_words = &w[c_start..c_end];
-    // The chest must be said as one ("the chest", "the design chest", "storage") or by a name
-    // with "at" ("the chest at the mine").
-    if !container_words.iter().any(|x| lx.is(Class::Container, x)) && !(c_end - c_start <= 2 && !putting) {
-        return None;
-    }
-    let tail = tail(w, c_end)?;
-    let chest = ReferenceObject {
-        filters: Some(name_filters(Span::new(c_start, c_end - 1))),
-        text_span: Some(Span::new(c_start, c_end - 1)),
-        ..ReferenceObject::default()
-    };
-    let chest = Endpoint { reference_object: Some(Box::new(chest)), location: tail.place.map(Box::new) };
-    let actions = items
-        .into_iter()
-        .map(|(name, said)| {
-            let mut action = Action { reference_object: Some(named(name, said)), ..Action::new(if putting { ActionType::Put } else { ActionType::Get }) };
-            if putting {
-                action.receiver = Some(chest.clone());
-            } else {
-                action.source = Some(chest.clone());
-                if for_me || tail.deliver || first == "bring" {
-                    action.receiver = Some(to_speaker());
-                }
-            }
-            action
-        })
-        .collect();
-    Some(LogicalForm::command(actions))
 }
 
 /// A parsed action said with a job's verb ("chop down that tree" read as DESTROY, "plant seeds
@@ -490,7 +442,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: std::ops::Range<usiz
     let lx = lexicon();
     let Some(verb) = tokens.get(step.start) else { return false };
     let by_verb = match lx.verb(verb) {
-        Some(a @ (ActionType::Collect | ActionType::Plant)) => Some(a),
+        Some(a @ (ActionType::Collect | ActionType::Plant | ActionType::Drop)) => Some(a),
         _ => None,
     };
     let farm = action.action_type == ActionType::Build
@@ -504,6 +456,14 @@ pub fn repair(action: &mut Action, tokens: &[String], step: std::ops::Range<usiz
         (Some(ActionType::Collect), ActionType::Destroy | ActionType::OtherAction | ActionType::Dig | ActionType::Get) if action.reference_object.is_some() => {
             action.action_type = ActionType::Collect;
             action.schematic = None;
+            true
+        }
+        // "drop it here", read as a GET whose receiver is the spot: a DROP there.
+        (Some(ActionType::Drop), ActionType::Get | ActionType::OtherAction) if action.reference_object.is_some() => {
+            action.action_type = ActionType::Drop;
+            if let Some(spot) = action.receiver.take().and_then(|r| r.location) {
+                action.set_location(*spot);
+            }
             true
         }
         (Some(ActionType::Plant), ActionType::Build | ActionType::OtherAction) => {
