@@ -42,6 +42,22 @@ fn soil(name: &str) -> bool {
     matches!(name, "grass_block" | "dirt" | "farmland" | "coarse_dirt" | "podzol" | "rooted_dirt" | "dirt_path")
 }
 
+/// The grass or dirt under a `wide` × `long` field centred on `centre`, each column's top.
+fn soil_under(turn: &Turn, centre: Pos, wide: i32, long: i32) -> Vec<Pos> {
+    let mut ground = Vec::new();
+    for dx in -(wide / 2)..wide - wide / 2 {
+        for dz in -(long / 2)..long - long / 2 {
+            let (x, z) = (centre.x + dx, centre.z + dz);
+            let y = location::ground(turn.world, x, z, centre.y) - 1;
+            let p = Pos::new(x, y, z);
+            if soil(turn.world.block_at(p).name()) && !turn.world.block_at(p.up(1)).is_solid() {
+                ground.push(p);
+            }
+        }
+    }
+    ground
+}
+
 pub(super) fn plant(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let centre: Pos = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?.pos;
     // The side: the largest measure said ("9 by 9"), else a small field.
@@ -85,19 +101,21 @@ pub(super) fn plant(turn: &mut Turn, a: &Action) -> Result<Plan> {
         }
         centre = centre + Pos::new(ahead.x, 0, ahead.z);
     }
-    let mut ground = Vec::new();
-    for dx in -(wide / 2)..wide - wide / 2 {
-        for dz in -(long / 2)..long - long / 2 {
-            let (x, z) = (centre.x + dx, centre.z + dz);
-            let y = location::ground(turn.world, x, z, centre.y) - 1;
-            let p = Pos::new(x, y, z);
-            if soil(turn.world.block_at(p).name()) && !turn.world.block_at(p.up(1)).is_solid() {
-                ground.push(p);
-            }
+    let enough = |g: &Vec<Pos>| g.len() * 2 >= (wide * long) as usize;
+    let mut ground = soil_under(turn, centre, wide, long);
+    // Not soil there (sand, stone, a pond): the other sides of the speaker, nearest first.
+    if !enough(&ground) {
+        let (ox, oz) = (wide / 2 + 2, long / 2 + 2);
+        let sides = [Pos::new(ox, 0, 0), Pos::new(-ox, 0, 0), Pos::new(0, 0, oz), Pos::new(0, 0, -oz)];
+        if let Some((c, g)) = sides.iter().map(|d| me + *d).map(|c| (c, soil_under(turn, c, wide, long))).find(|(_, g)| enough(g)) {
+            centre = c;
+            ground = g;
         }
     }
-    if ground.len() * 2 < (wide * long) as usize {
-        return Err(Problem::say("The ground there isn't soil I can till; try on grass or dirt."));
+    if !enough(&ground) {
+        let top = location::ground(turn.world, centre.x, centre.z, centre.y) - 1;
+        let there = crate::lexicon::lexicon().display_name(turn.world.block_at(Pos::new(centre.x, top, centre.z)).name());
+        return Err(Problem::say(format!("The ground around here is {there}, not soil I can till; try on grass or dirt.")));
     }
     let middle = Pos::new(centre.x, location::ground(turn.world, centre.x, centre.z, centre.y) - 1, centre.z);
     let water = if wide.min(long) >= 3 && ground.contains(&middle) { vec![middle] } else { Vec::new() };
