@@ -208,6 +208,33 @@ pub fn wanted_things(normalized: &str) -> Option<String> {
     (shape > 0 && crate::schematics::is_known_shape(thing) && !lx.is(Class::GenericThing, thing)).then(|| format!("build {}", rest.join(" ")))
 }
 
+/// "i need cobble, get me a stack", "i need spruce wood can u get some": an item wanted (a
+/// `[wants]` opening), then a request that leaves it out, ending in a count or a pronoun. Read
+/// as the request with the item in it, for the player: "get me a stack of cobble", "can you get
+/// some spruce wood for me".
+pub fn needed_items(normalized: &str) -> Option<String> {
+    let words: Vec<&str> = normalized.split_whitespace().collect();
+    let lx = lexicon();
+    let start = lx.phrase_at(Class::Want, &words, 0)?;
+    let k = (start + 1..words.len()).find(|&k| lx.phrase_at(Class::Request, &words, k).is_some() || lx.is(Class::StepVerb, words[k]))?;
+    let item: Vec<String> = words[start..k].iter().map(|w| w.to_string()).collect();
+    crate::world::rules::item_id(&item)?;
+    let (last, request) = words[k..].split_last()?;
+    let item = item.join(" ");
+    let asked = if lx.is(Class::Pointing, last) {
+        format!("{} {item}", request.join(" "))
+    } else if lx.is(Class::Determiner, last) || lx.is(Class::Indefinite, last) || last.parse::<u32>().is_ok() {
+        format!("{} {last} {item}", request.join(" "))
+    } else if lx.is(Class::QuantityWord, last) {
+        format!("{} {last} of {item}", request.join(" "))
+    } else {
+        return None;
+    };
+    // The player wants it: gathered, it is handed over.
+    let for_them = words[k..].iter().any(|w| lx.is(Class::Me, w));
+    Some(if for_them { asked } else { format!("{asked} for me") })
+}
+
 /// "how do I make a furnace", "what's the recipe for a bed": a question about how to do
 /// something, not a command.
 pub fn is_how_to(normalized: &str) -> bool {
@@ -219,6 +246,15 @@ pub fn is_how_to(normalized: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_item_needed_is_put_into_the_request_that_leaves_it_out() {
+        assert_eq!(needed_items("i need cobble get me a stack").as_deref(), Some("get me a stack of cobble"));
+        assert_eq!(needed_items("i need spruce wood can you get some").as_deref(), Some("can you get some spruce wood for me"));
+        assert_eq!(needed_items("i need cobble mine like 30").as_deref(), Some("mine like 30 cobble for me"));
+        assert_eq!(needed_items("i need you to build a wall"), None, "no item");
+        assert_eq!(needed_items("i need cobble get me some bread"), None, "the request names its own thing");
+    }
 
     #[test]
     fn stop_words_stop_however_they_are_wrapped() {

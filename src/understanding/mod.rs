@@ -276,6 +276,12 @@ impl Understanding {
         {
             return self.read_prepared(&build);
         }
+        // "i need cobble, get me a stack": the request with the item in it.
+        if on(Rule::OnlyThings)
+            && let Some(asked) = everyday::needed_items(text)
+        {
+            return self.read_prepared(&asked);
+        }
         // "i want a wall that is 3 high": a want of a thing to build.
         if on(Rule::OnlyThings)
             && let Some(build) = everyday::wanted_things(text)
