@@ -104,18 +104,33 @@ fn kind_of(words: &[String]) -> Option<Kind> {
 pub(super) fn collect(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I gather?"))?;
     let words = r.text_span.map(|s| turn.words(s)).unwrap_or_default();
-    let kind = kind_of(&words).ok_or_else(|| Problem::say(format!("I can mine ore and stone, chop trees and harvest wheat, but I don't know how to gather \"{}\".", words.join(" "))))?;
+    // "plant some wheat … harvest it when its ready": "it" is the field the step before planted.
+    // Said on a line of its own, "it" is the wheat growing by the speaker.
+    let pointing = words.iter().all(|w| lexicon().is(crate::lexicon::Class::Pointing, w));
+    let planted = pointing
+        && match turn.antecedent.as_ref() {
+            Some(a) => a.cells.iter().any(|p| turn.world.block_at(*p).name() == "wheat"),
+            None => !blocks_near(turn.world, around(turn.speaker_block(), LOOK_AROUND / 2, 6, 6), turn.speaker_block(), |n| n == "wheat").is_empty(),
+        };
+    let kind = match kind_of(&words) {
+        Some(k) => k,
+        None if planted => Kind::Wheat,
+        None => return Err(Problem::say(format!("I can mine ore and stone, chop trees and harvest wheat, but I don't know how to gather \"{}\".", words.join(" ")))),
+    };
     let count = made_for(&words).or_else(|| super::number(&words).map(|n| n.clamp(1, 9 * 64) as usize));
     let centre = match &a.location {
         Some(l) => location::resolve(turn, l, Purpose::Move)?.pos,
+        None if planted => turn.antecedent.as_ref().and_then(|x| x.spot()).unwrap_or_else(|| turn.speaker_block()),
         // "go to the farm and harvest the wheat": where the walk ended.
         None if turn.antecedent.as_ref().is_some_and(|x| x.walked) => turn.agent_pos(),
         None => turn.speaker_block(),
     };
+    let tree_word = words.iter().find(|w| lexicon().is(crate::lexicon::Class::TreeWord, w));
+    let counts_trees = matches!(kind, Kind::Wood(_)) && tree_word.is_some();
     let for_speaker = a.receiver.as_ref().and_then(|e| e.reference_object.as_ref()).is_some_and(|r| r.fixed_reference() == Some(FixedReference::Speaker));
     let (mut g, items) = match kind {
         // "chop 3 trees": the number counts trees; "some trees", a few.
-        Kind::Wood(wood) if let Some(tree) = words.iter().find(|w| lexicon().is(crate::lexicon::Class::TreeWord, w)) => {
+        Kind::Wood(wood) if let Some(tree) = tree_word => {
             let plural = tree.ends_with('s');
             wood_plan(turn, centre, wood, None, count.or(plural.then_some(SOME_TREES)))?
         }
@@ -126,7 +141,9 @@ pub(super) fn collect(turn: &mut Turn, a: &Action) -> Result<Plan> {
         Kind::Surface(block) => surface_plan(turn, centre, block, count.unwrap_or(DEFAULT_BLOCKS))?,
     };
     if for_speaker {
-        g.delivery = Some(Delivery { player: turn.speaker.clone(), items, at_most: count.map(|n| n as u32) });
+        // A count of trees is no count of items: all the logs are handed over.
+        let at_most = count.filter(|_| !counts_trees).map(|n| n as u32);
+        g.delivery = Some(Delivery { player: turn.speaker.clone(), items, at_most });
     }
     let label = match &g.how {
         Some(how) => format!("gathering {} ({how})", g.label),
