@@ -185,6 +185,13 @@ pub fn only_things(normalized: &str) -> Option<String> {
     (measured && crate::schematics::is_known_shape(shape) && !lx.is(Class::GenericThing, shape)).then(|| format!("build {text}"))
 }
 
+/// A line that names only what it wants, read as the request it is: "two blue spheres pls"
+/// ("build …"), "i need cobble, get me a stack" (the request with the item in it), "i want a
+/// wall that is 3 high" ("build …").
+pub fn asked_in_other_words(normalized: &str) -> Option<String> {
+    only_things(normalized).or_else(|| needed_items(normalized)).or_else(|| wanted_things(normalized))
+}
+
 /// "i want a wall that is 3 high", "can i have a lime green dome at 30 5 -30", "how about a
 /// glass tower", "a staircase would be nice": a want (`[wants]`, or `[want_ends]` after the thing)
 /// and a thing the bot can build, described only by counts, sizes, colours

@@ -270,23 +270,10 @@ impl Understanding {
         {
             return Some(r);
         }
-        // "two blue spheres pls": only things to build, read as "build …".
         if on(Rule::OnlyThings)
-            && let Some(build) = everyday::only_things(text)
-        {
-            return self.read_prepared(&build);
-        }
-        // "i need cobble, get me a stack": the request with the item in it.
-        if on(Rule::OnlyThings)
-            && let Some(asked) = everyday::needed_items(text)
+            && let Some(asked) = everyday::asked_in_other_words(text)
         {
             return self.read_prepared(&asked);
-        }
-        // "i want a wall that is 3 high": a want of a thing to build.
-        if on(Rule::OnlyThings)
-            && let Some(build) = everyday::wanted_things(text)
-        {
-            return self.read_prepared(&build);
         }
         let parsed = self.parse_core(text, parser.parse(text));
         let choices = parsed.choices;

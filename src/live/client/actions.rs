@@ -111,40 +111,7 @@ pub(super) fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd:
             look_to(world, me, Look::towards(eye(world, me), cursor));
             use_item_on(world, me, on, Direction::Up, cursor);
         }
-        Command::Give { item, count, towards, .. } => {
-            let Some(kind) = blocks::item(&item) else { return };
-            let count = count.clamp(1, 64);
-            look_to(world, me, Look::towards(eye(world, me), towards));
-            send(
-                world,
-                me,
-                ServerboundSetCreativeModeSlot {
-                    slot_num: HOTBAR_MENU_START + GIVE_SLOT,
-                    item_stack: ItemStack::new(kind, count as i32),
-                },
-            );
-            send(world, me, ServerboundSetCarriedItem { slot: GIVE_SLOT });
-            // One at a time: each item its own entity, so a server that hands a player one item
-            // per entity picked up still hands over all of them.
-            for _ in 0..count {
-                send(
-                    world,
-                    me,
-                    ServerboundPlayerAction {
-                        action: Action::DropItem,
-                        pos: BlockPos::new(0, 0, 0),
-                        direction: Direction::Down,
-                        seq: 0,
-                    },
-                );
-            }
-            // Slot 1 stays selected for now: a server that handles the drops after the packets
-            // that follow them (flying-squid) would drop from the build slot. The next block or
-            // egg selects slot 0 again.
-            state.selected = false;
-            let at = feet(world, me);
-            super::items::note_throw(world, &item, count, at);
-        }
+        Command::Give { item, count, towards, .. } => give(world, me, state, &item, count, towards),
         Command::Chest { seq, pos, moves } => super::chests::start(world, me, state, seq, pos, moves),
         Command::Say(line) => {
             if state.says.len() >= MAX_WAITING_LINES {
@@ -154,6 +121,42 @@ pub(super) fn carry_out(world: &mut Ecs, me: Entity, state: &mut LiveState, cmd:
             state.says.push_back(line);
         }
     }
+}
+
+/// Throw `count` of `item` towards `towards`, from hotbar slot 1, one item at a time.
+fn give(world: &mut Ecs, me: Entity, state: &mut LiveState, item: &str, count: u32, towards: Vec3) {
+    let Some(kind) = blocks::item(item) else { return };
+    let count = count.clamp(1, 64);
+    look_to(world, me, Look::towards(eye(world, me), towards));
+    send(
+        world,
+        me,
+        ServerboundSetCreativeModeSlot {
+            slot_num: HOTBAR_MENU_START + GIVE_SLOT,
+            item_stack: ItemStack::new(kind, count as i32),
+        },
+    );
+    send(world, me, ServerboundSetCarriedItem { slot: GIVE_SLOT });
+    // One at a time: each item its own entity, so a server that hands a player one item
+    // per entity picked up still hands over all of them.
+    for _ in 0..count {
+        send(
+            world,
+            me,
+            ServerboundPlayerAction {
+                action: Action::DropItem,
+                pos: BlockPos::new(0, 0, 0),
+                direction: Direction::Down,
+                seq: 0,
+            },
+        );
+    }
+    // Slot 1 stays selected for now: a server that handles the drops after the packets
+    // that follow them (flying-squid) would drop from the build slot. The next block or
+    // egg selects slot 0 again.
+    state.selected = false;
+    let at = feet(world, me);
+    super::items::note_throw(world, item, count, at);
 }
 
 pub(super) fn send(world: &mut Ecs, me: Entity, packet: impl Packet<ServerboundGamePacket>) {
