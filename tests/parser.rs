@@ -342,7 +342,7 @@ fn first_step(parser: &NeuralParser, text: &str) -> Vec<f32> {
     let mut caches = nets.start().unwrap();
     let bos = parser.out.id(craftmate::parser::linearize::BOS).unwrap();
     let states = nets.step(&mut caches, &[(bos, None)], 0).unwrap();
-    let (start, end) = nets.span_log_probs(&states, 0).unwrap();
+    let (start, end) = nets.span_log_probs(&states, 0, 0).unwrap();
     let tokens = nets.token_log_probs(&states).unwrap().remove(0);
     tokens.into_iter().chain(start).chain(end).collect()
 }

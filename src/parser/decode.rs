@@ -159,14 +159,15 @@ impl<'a> Ensemble<'a> {
         Ok(rows)
     }
 
-    /// Hypothesis `row`'s start and end pointer log-probabilities over the words, averaged.
-    pub fn span_log_probs(&self, states: &[Vec<f32>], row: usize) -> Result<(Vec<f32>, Vec<f32>)> {
+    /// Hypothesis `hyp`'s start and end pointer log-probabilities over the words of row `row` of
+    /// the encoded batch, averaged.
+    pub fn span_log_probs(&self, states: &[Vec<f32>], hyp: usize, row: usize) -> Result<(Vec<f32>, Vec<f32>)> {
         let mut sum: Option<(Vec<f32>, Vec<f32>)> = None;
         for ((m, enc), h) in self.members.iter().zip(states) {
             let d = m.cfg.d_model;
             let h =
-                h.get(row * d..(row + 1) * d).ok_or_else(|| candle_core::Error::Msg(format!("no hypothesis {row}")))?;
-            let (start, end) = m.span_log_probs(h, enc)?;
+                h.get(hyp * d..(hyp + 1) * d).ok_or_else(|| candle_core::Error::Msg(format!("no hypothesis {hyp}")))?;
+            let (start, end) = m.span_log_probs(h, enc, row)?;
             sum = Some(match sum {
                 None => (start, end),
                 Some((mut s, mut e)) => {
@@ -232,57 +233,95 @@ fn best_span(start: &[f32], end: &[f32], n: usize) -> (Span, f32) {
 /// Decodes one encoded input of `n_words` words; `None` if the grammar dead-ends or the output
 /// grows past the model's limit.
 pub fn greedy(nets: &Ensemble, vocab: &OutVocab, grammar: &Grammar, n_words: usize) -> Result<Option<Decoded>> {
+    Ok(greedy_batch(nets, vocab, grammar, &[n_words])?.pop().flatten())
+}
+
+/// One input being decoded greedily: which row of the encoded batch, and the form so far.
+struct Line<'g> {
+    row: usize,
+    state: State<'g>,
+    out: Decoded,
+    input: u32,
+    input_span: Option<(usize, usize)>,
+}
+
+/// Decodes every row of an encoded batch greedily, side by side: row r has `n_words[r]` words
+/// and gets what [`greedy`] would give it alone, to rounding. All live rows take one batched step
+/// per position, and a row leaves the batch when it finishes or dead-ends (`None`).
+pub fn greedy_batch(
+    nets: &Ensemble,
+    vocab: &OutVocab,
+    grammar: &Grammar,
+    n_words: &[usize],
+) -> Result<Vec<Option<Decoded>>> {
+    let mut results: Vec<Option<Decoded>> = vec![None; n_words.len()];
+    let Some(bos) = vocab.id(BOS) else { return Ok(results) };
+    let mut live: Vec<Line> = (0..n_words.len())
+        .map(|row| Line { row, state: State::new(grammar), out: Decoded::default(), input: bos, input_span: None })
+        .collect();
     let mut caches = nets.start()?;
-    let mut state = State::new(grammar);
-    let mut out = Decoded::default();
-    let Some(mut input) = vocab.id(BOS) else { return Ok(None) };
-    let mut input_span = None;
     for position in 0..nets.max_tokens() {
-        let allowed: Vec<(u32, String)> =
-            state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect();
-        if allowed.is_empty() {
-            return Ok(None);
-        }
-        let states = nets.step(&mut caches, &[(input, input_span)], position)?;
-        // A forced token (the only one the grammar allows) needs no output layer.
-        let (id, token) = if allowed.len() == 1 {
-            allowed[0].clone()
-        } else {
-            let logits = nets.token_log_probs(&states)?.pop().unwrap_or_default();
-            if logits.is_empty() {
-                return Ok(None);
+        let inputs: Vec<(u32, Option<(usize, usize)>)> = live.iter().map(|l| (l.input, l.input_span)).collect();
+        let states = nets.step(&mut caches, &inputs, position)?;
+        let allowed: Vec<Vec<(u32, String)>> = live
+            .iter()
+            .map(|l| l.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect())
+            .collect();
+        // The output layer only for lines with a real choice (forced tokens need none).
+        let logits = if allowed.iter().any(|a| a.len() > 1) { nets.token_log_probs(&states)? } else { vec![] };
+        let lines = live.len();
+        let mut kept = Vec::with_capacity(lines);
+        for (i, (mut line, allowed)) in std::mem::take(&mut live).into_iter().zip(allowed).enumerate() {
+            let Some((id, token)) = choose(&mut line.out, &allowed, logits.get(i)) else { continue };
+            if token == EOS {
+                results[line.row] = Some(std::mem::take(&mut line.out));
+                continue;
             }
+            line.input_span = None;
+            if token == SPAN {
+                let (start, end) = nets.span_log_probs(&states, i, line.row)?;
+                let (span, lp) = best_span(&start, &end, n_words[line.row]);
+                line.out.log_prob += lp;
+                if line.out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
+                    line.out.choices.push(Choice::span(span, lp));
+                }
+                line.out.spans.push(span);
+                line.input_span = Some((span.start, span.end));
+            }
+            line.state.push(&token);
+            line.out.tokens.push(token);
+            line.input = id;
+            live.push(line);
+            kept.push(i as u32);
+        }
+        if live.is_empty() {
+            break;
+        }
+        if kept.len() < lines {
+            Ensemble::reorder(&mut caches, &kept)?;
+        }
+    }
+    Ok(results)
+}
+
+/// The greedy choice among the `allowed` tokens, scored by `logits` (the line's next-token
+/// log-probabilities) and recorded in `out`; a token the grammar forces is no choice. `None`
+/// when nothing is allowed or the scores are missing.
+fn choose(out: &mut Decoded, allowed: &[(u32, String)], logits: Option<&Vec<f32>>) -> Option<(u32, String)> {
+    match allowed {
+        [] => None,
+        [only] => Some(only.clone()),
+        _ => {
+            let logits = logits.filter(|l| !l.is_empty())?;
             let norm = log_sum_exp(allowed.iter().map(|(id, _)| logits[*id as usize]));
-            let best = allowed
-                .iter()
-                .max_by(|a, b| logits[a.0 as usize].total_cmp(&logits[b.0 as usize]))
-                .cloned()
-                .unwrap_or_else(|| allowed[0].clone());
+            let best = allowed.iter().max_by(|a, b| logits[a.0 as usize].total_cmp(&logits[b.0 as usize]))?.clone();
             let lp = logits[best.0 as usize] - norm;
             let text_span = allowed.iter().find(|(_, t)| t == TEXT_SPAN_KEY).map(|(id, _)| logits[*id as usize] - norm);
             out.log_prob += lp;
             out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, lp, text_span)));
-            best
-        };
-        if token == EOS {
-            return Ok(Some(out));
+            Some(best)
         }
-        input_span = None;
-        if token == SPAN {
-            let (start, end) = nets.span_log_probs(&states, 0)?;
-            let (span, lp) = best_span(&start, &end, n_words);
-            out.log_prob += lp;
-            if out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
-                out.choices.push(Choice::span(span, lp));
-            }
-            out.spans.push(span);
-            input_span = Some((span.start, span.end));
-        }
-        state.push(&token);
-        out.tokens.push(token);
-        input = id;
     }
-    Ok(None)
 }
 
 /// A partial hypothesis in beam search; its decoder cache is row `i` of the shared batched cache.
@@ -353,7 +392,7 @@ pub fn beam(
                 next.input_span = None;
                 if token == SPAN {
                     if pointers.is_none() {
-                        pointers = Some(nets.span_log_probs(&states, i)?);
+                        pointers = Some(nets.span_log_probs(&states, i, 0)?);
                     }
                     let (start, end) = pointers.as_ref().map(|(s, e)| (s.as_slice(), e.as_slice())).unwrap_or_default();
                     let (span, lp) = best_span(start, end, n_words);

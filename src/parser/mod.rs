@@ -43,11 +43,23 @@ pub struct Parsed {
     pub choices: Vec<decode::Choice>,
 }
 
+impl Parsed {
+    /// What a line with no words (sure) or with no valid form (confidence 0) parses to.
+    pub fn noop(confidence: f32) -> Self {
+        Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence, choices: Vec::new() }
+    }
+}
+
 /// Anything that turns chat into a logical form.
 pub trait Parser {
     /// Parses raw chat (normalised inside). Always returns a form that passes `validate` for the
     /// normalised text.
     fn parse(&self, text: &str) -> Parsed;
+    /// Parses many lines, each as [`Parser::parse`] would; a parser that can decode several at once
+    /// does (validation while training parses hundreds).
+    fn parse_batch(&self, texts: &[String]) -> Vec<Parsed> {
+        texts.iter().map(|t| self.parse(t)).collect()
+    }
     /// The words the parser has learned (its input vocabulary), for correcting typos towards
     /// them; empty when it has none.
     fn vocabulary(&self) -> Vec<String> {
@@ -307,11 +319,18 @@ impl NeuralParser {
     /// Encodes normalised words (at least one; cut to the model's limit) for each network, the
     /// parser's own first; the pretrained word features are computed once for all the networks.
     pub fn encode(&self, words: &[String]) -> Result<Vec<Encoded>> {
-        let words = &words[..words.len().min(self.net.cfg.max_words)];
-        let shared = self.features.as_ref().map(|f| f.features(&[words])).transpose()?;
+        self.encode_batch(&[words])
+    }
+
+    /// [`NeuralParser::encode`] for several inputs at once: row r of each encoding is `rows[r]`,
+    /// padded to the longest.
+    pub fn encode_batch(&self, rows: &[&[String]]) -> Result<Vec<Encoded>> {
+        let limit = self.net.cfg.max_words;
+        let rows: Vec<&[String]> = rows.iter().map(|words| &words[..words.len().min(limit)]).collect();
+        let shared = self.features.as_ref().map(|f| f.features(&rows)).transpose()?;
         self.members()
             .map(|(net, vocab)| {
-                let (ids, tri, lengths) = input_tensors(vocab, net.cfg.trigram_buckets, &[words], None, &self.device)?;
+                let (ids, tri, lengths) = input_tensors(vocab, net.cfg.trigram_buckets, &rows, None, &self.device)?;
                 Ok(net.encode(&ids, &tri, &lengths, shared.as_ref(), None)?)
             })
             .collect()
@@ -322,35 +341,63 @@ impl NeuralParser {
         decode::Ensemble::new(self.members().map(|(net, _)| net).zip(encodings).collect())
     }
 
+    /// The most probable of the `finished` sequences that survives the strict parse and validation
+    /// against the normalised `words`.
+    fn first_valid(words: &[String], finished: Vec<decode::Decoded>) -> Option<Parsed> {
+        let text = words.join(" ");
+        finished.into_iter().find_map(|decoded| {
+            let value = linearize::delinearize(&decoded.tokens, &decoded.spans)?;
+            let lf = LogicalForm::from_json_value(&value).ok()?;
+            logical_form::validate(&text, &lf).ok()?;
+            let confidence = decoded.choices.iter().map(|c| c.log_prob).sum::<f32>().exp();
+            Some(Parsed { lf, confidence, choices: decoded.choices })
+        })
+    }
+
     /// The full pipeline on normalised words; `None` when no valid form came out.
     fn try_parse(&self, words: &[String]) -> Option<Parsed> {
         let n = words.len().min(self.net.cfg.max_words);
         let encodings = self.encode(words).ok()?;
         let nets = self.ensemble(&encodings);
-        let text = words.join(" ");
-        // The most probable sequence that survives the strict parse and validation wins.
-        let first_valid = |finished: Vec<decode::Decoded>| {
-            finished.into_iter().find_map(|decoded| {
-                let value = linearize::delinearize(&decoded.tokens, &decoded.spans)?;
-                let lf = LogicalForm::from_json_value(&value).ok()?;
-                logical_form::validate(&text, &lf).ok()?;
-                let confidence = decoded.choices.iter().map(|c| c.log_prob).sum::<f32>().exp();
-                Some(Parsed { lf, confidence, choices: decoded.choices })
-            })
-        };
         let first = if self.beam_width <= 1 {
             decode::greedy(&nets, &self.out, &self.grammar, n).ok()?.into_iter().collect()
         } else {
             decode::beam(&nets, &self.out, &self.grammar, n, self.beam_width).ok()?
         };
-        if let Some(parsed) = first_valid(first) {
-            return Some(parsed);
-        }
-        // Nothing valid: a wider beam before giving up (NOOP, confidence 0).
+        Self::first_valid(words, first).or_else(|| self.wider(words, &nets))
+    }
+
+    /// Nothing valid from the first decoding: a wider beam before giving up (NOOP, confidence 0).
+    fn wider(&self, words: &[String], nets: &decode::Ensemble) -> Option<Parsed> {
         if self.beam_width >= FALLBACK_BEAM {
             return None;
         }
-        first_valid(decode::beam(&nets, &self.out, &self.grammar, n, FALLBACK_BEAM).ok()?)
+        let n = words.len().min(self.net.cfg.max_words);
+        Self::first_valid(words, decode::beam(nets, &self.out, &self.grammar, n, FALLBACK_BEAM).ok()?)
+    }
+
+    /// Greedy parses of many normalised inputs (each non-empty), decoded side by side; an input
+    /// with no valid greedy form gets the wider beam alone, as in [`NeuralParser::try_parse`].
+    fn try_parse_batch(&self, inputs: &[Vec<String>]) -> Result<Vec<Option<Parsed>>> {
+        if inputs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows: Vec<&[String]> = inputs.iter().map(Vec::as_slice).collect();
+        let encodings = self.encode_batch(&rows)?;
+        let nets = self.ensemble(&encodings);
+        let limit = self.net.cfg.max_words;
+        let lengths: Vec<usize> = inputs.iter().map(|w| w.len().min(limit)).collect();
+        let decoded = decode::greedy_batch(&nets, &self.out, &self.grammar, &lengths)?;
+        Ok(inputs
+            .iter()
+            .zip(decoded)
+            .map(|(words, d)| {
+                Self::first_valid(words, d.into_iter().collect()).or_else(|| {
+                    let alone = self.encode(words).ok()?;
+                    self.wider(words, &self.ensemble(&alone))
+                })
+            })
+            .collect())
     }
 }
 
@@ -362,15 +409,29 @@ impl Parser for NeuralParser {
     fn parse(&self, text: &str) -> Parsed {
         let words = logical_form::tokenize(text);
         if words.is_empty() {
-            return Parsed {
-                lf: LogicalForm::new(DialogueType::Noop),
-                confidence: 1.0,
-                choices: Vec::new(),
-            };
+            return Parsed::noop(1.0);
         }
         self.try_parse(&words).unwrap_or_else(|| {
             tracing::debug!(text, "no valid parse; falling back to NOOP");
-            Parsed { lf: LogicalForm::new(DialogueType::Noop), confidence: 0.0, choices: Vec::new() }
+            Parsed::noop(0.0)
         })
+    }
+
+    /// Greedy decoding (a beam of 1) runs the lines side by side, a batch at a time; a wider beam
+    /// parses them one by one.
+    fn parse_batch(&self, texts: &[String]) -> Vec<Parsed> {
+        if self.beam_width > 1 {
+            return texts.iter().map(|t| self.parse(t)).collect();
+        }
+        let words: Vec<Vec<String>> = texts.iter().map(|t| logical_form::tokenize(t)).collect();
+        let inputs: Vec<Vec<String>> = words.iter().filter(|w| !w.is_empty()).cloned().collect();
+        let mut parsed = match self.try_parse_batch(&inputs) {
+            Ok(parsed) => parsed.into_iter(),
+            Err(e) => {
+                tracing::warn!("batched parsing failed ({e}); parsing line by line");
+                return texts.iter().map(|t| self.parse(t)).collect();
+            }
+        };
+        words.iter().map(|w| if w.is_empty() { Parsed::noop(1.0) } else { parsed.next().flatten().unwrap_or_else(|| Parsed::noop(0.0)) }).collect()
     }
 }

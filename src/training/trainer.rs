@@ -203,8 +203,8 @@ pub fn train(
         load_grown(&varmap, &dir.join(WEIGHTS_FILE), &device)?;
     }
     let resume = matches!(start, Start::Resume);
-    // Validation between epochs decodes greedily: fast, and the same for every epoch, so epochs
-    // compare fairly.
+    // Validation between epochs decodes greedily, many lines side by side: fast, and the same for
+    // every epoch, so epochs compare fairly.
     let parser = NeuralParser {
         net,
         words,
@@ -331,7 +331,9 @@ pub fn train(
             break;
         }
         let validate = !valid_set.is_empty() && ((epoch + 1) % opts.valid_every.max(1) == 0 || epoch + 1 == opts.epochs);
-        let score = if validate { eval::evaluate(&parser, valid_set).overall.percent() } else { 0.0 };
+        let valid_start = Instant::now();
+        let score = if validate { eval::evaluate_in_batches(&parser, valid_set, eval::batch_for(&parser.device)).overall.percent() } else { 0.0 };
+        let valid_seconds = valid_start.elapsed().as_secs_f64();
         if validate {
             state.epoch_valid.push(score);
         }
@@ -352,7 +354,8 @@ pub fn train(
         state.epoch = epoch + 1;
         if opts.progress {
             let checked = if validate {
-                format!(", validation exact match {score:.2}%{}", if improved { " (best, saved)" } else { "" })
+                let best = if improved { ", best, saved" } else { "" };
+                format!(", validation exact match {score:.2}% ({} lines in {valid_seconds:.1}s{best})", valid_set.len())
             } else {
                 String::new()
             };

@@ -1,7 +1,9 @@
 //! Step-by-step decoding: the decoder's cache of what it has read so far (self-attention keys and
 //! values per position, the encoder's keys and values computed once), as tensors for a trainable
 //! network or plain rows for a frozen one on the CPU, and the steps that extend it, one hypothesis
-//! or a beam's worth at a time.
+//! or a beam's worth at a time. As tensors, the hypotheses may read different inputs of one
+//! encoded batch (validation decodes hundreds of lines side by side: one step for all of them
+//! costs little more than a step for one, where the step's fixed cost dominates, on a GPU above all).
 
 use candle_core::{Result, Tensor};
 
@@ -29,7 +31,11 @@ pub struct RowCache {
 /// a frozen one on the CPU, where a step's few hundred numbers are faster in loops than in tensor
 /// operations (each allocates and dispatches, which costs more than its arithmetic).
 pub enum DecoderCache {
-    Tensors(Vec<LayerCache>),
+    /// The layers' caches and, per hypothesis, the row of the encoded batch it reads.
+    Tensors {
+        layers: Vec<LayerCache>,
+        rows: Vec<u32>,
+    },
     /// The layers' caches and the encoder states of the words (one D-wide row per word).
     Rows {
         layers: Vec<RowCache>,
@@ -38,14 +44,16 @@ pub enum DecoderCache {
 }
 
 impl Seq2Seq {
-    /// Starts step-by-step decoding for a single encoded input.
+    /// Starts step-by-step decoding: one hypothesis per row of the encoded batch. Plain rows serve
+    /// a single input only, so a batch of several is decoded as tensors even by a frozen network.
     pub fn start_cache(&self, enc: &Encoded) -> Result<DecoderCache> {
-        if self.row_tables.is_none() {
+        let batch = enc.states.dim(0)?;
+        if self.row_tables.is_none() || batch > 1 {
             let layers = self
                 .decoder
                 .iter()
                 .map(|layer| Ok(LayerCache { self_kv: None, cross_kv: layer.cross_attn.keys_values(&enc.states)? }));
-            return Ok(DecoderCache::Tensors(layers.collect::<Result<_>>()?));
+            return Ok(DecoderCache::Tensors { layers: layers.collect::<Result<_>>()?, rows: (0..batch as u32).collect() });
         }
         // The words' rows, padding left out (its mask entries are not 0).
         let words = enc.mask.flatten_all()?.to_vec1::<f32>()?.iter().take_while(|&&m| m == 0.0).count();
@@ -84,7 +92,9 @@ impl Seq2Seq {
         position: usize,
     ) -> Result<Vec<f32>> {
         match cache {
-            DecoderCache::Tensors(layers) => self.step_tensors(enc, layers, inputs, position)?.flatten_all()?.to_vec1(),
+            DecoderCache::Tensors { layers, rows } => {
+                self.step_tensors(enc, layers, rows, inputs, position)?.flatten_all()?.to_vec1()
+            }
             DecoderCache::Rows { layers, states } => self.step_rows(layers, states, inputs, position),
         }
     }
@@ -93,17 +103,29 @@ impl Seq2Seq {
         &self,
         enc: &Encoded,
         cache: &mut [LayerCache],
+        rows: &[u32],
         inputs: &[(u32, Option<(usize, usize)>)],
         position: usize,
     ) -> Result<Tensor> {
         let dev = enc.states.device();
         let k = inputs.len();
+        if rows.len() != k {
+            return Err(candle_core::Error::Msg("a decoding step needs one cache row per hypothesis".into()));
+        }
         let tokens: Vec<u32> = inputs.iter().map(|(t, _)| *t).collect();
         let tokens = Tensor::from_vec(tokens, (k, 1), dev)?;
+        // Each hypothesis's padding mask; one input's mask serves every hypothesis as it is.
+        let batched = enc.states.dim(0)? > 1;
+        let mask = if batched { enc.mask.index_select(&Tensor::new(rows, dev)?, 0)? } else { enc.mask.clone() };
         // Most steps feed no span: their input is the token embedding alone.
         let mut y = if inputs.iter().any(|(_, s)| s.is_some()) {
-            let words: Vec<u32> =
-                inputs.iter().flat_map(|(_, s)| s.map_or([0, 0], |(a, z)| [a as u32, z as u32])).collect();
+            // Span words index the (B·S, D) encoder states: row r's words start at r·S.
+            let s = enc.states.dim(1)? as u32;
+            let words: Vec<u32> = inputs
+                .iter()
+                .zip(rows)
+                .flat_map(|((_, span), &r)| span.map_or([0, 0], |(a, z)| [r * s + a as u32, r * s + z as u32]))
+                .collect();
             let mask: Vec<f32> = inputs.iter().map(|(_, s)| if s.is_some() { 1.0 } else { 0.0 }).collect();
             let span_words = Tensor::from_vec(words, (k, 1, 2), dev)?;
             let span_mask = Tensor::from_vec(mask, (k, 1, 1), dev)?;
@@ -112,7 +134,7 @@ impl Seq2Seq {
             self.embed_tokens(&tokens, position)?
         };
         for (layer, c) in self.decoder.iter().zip(cache.iter_mut()) {
-            y = layer.step(&y, c, &enc.mask)?;
+            y = layer.step(&y, c, &mask)?;
         }
         self.dec_norm.forward(&y)
     }
@@ -166,14 +188,27 @@ impl Seq2Seq {
                 }
                 Ok(())
             }
-            DecoderCache::Tensors(layers) => Self::reorder_tensors(layers, parents, in_place),
+            DecoderCache::Tensors { layers, rows } => {
+                let missing = || candle_core::Error::Msg("reorder: no such hypothesis".into());
+                let kept: Vec<u32> =
+                    parents.iter().map(|&p| rows.get(p as usize).copied().ok_or_else(missing)).collect::<Result<_>>()?;
+                // The encoder's keys and values follow their hypotheses when these read different
+                // inputs, or when the beam changes size.
+                let cross_moves = kept != *rows;
+                *rows = kept;
+                Self::reorder_tensors(layers, parents, in_place, cross_moves)
+            }
         }
     }
 
-    fn reorder_tensors(cache: &mut [LayerCache], parents: &[u32], in_place: impl Fn(usize) -> bool) -> Result<()> {
+    fn reorder_tensors(
+        cache: &mut [LayerCache],
+        parents: &[u32],
+        in_place: impl Fn(usize) -> bool,
+        cross_moves: bool,
+    ) -> Result<()> {
         let dev = cache.first().map(|c| c.cross_kv.0.device().clone()).unwrap_or(candle_core::Device::Cpu);
         let index = Tensor::new(parents, &dev)?;
-        let k = parents.len();
         for c in cache.iter_mut() {
             if let Some((sk, sv)) = c.self_kv.take() {
                 c.self_kv = Some(if in_place(sk.dim(0)?) {
@@ -182,14 +217,9 @@ impl Seq2Seq {
                     (sk.index_select(&index, 0)?, sv.index_select(&index, 0)?)
                 });
             }
-            // The encoder's keys and values are the same for every hypothesis.
             let (ck, cv) = &c.cross_kv;
-            if ck.dim(0)? != k {
-                let first = |t: &Tensor| -> Result<Tensor> {
-                    let dims = t.dims();
-                    t.narrow(0, 0, 1)?.broadcast_as((k, dims[1], dims[2], dims[3]))?.contiguous()
-                };
-                c.cross_kv = (first(ck)?, first(cv)?);
+            if cross_moves {
+                c.cross_kv = (ck.index_select(&index, 0)?, cv.index_select(&index, 0)?);
             }
         }
         Ok(())

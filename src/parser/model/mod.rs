@@ -369,9 +369,16 @@ impl Seq2Seq {
         Tensor::from_slice(h, (h.len() / d.max(1), 1, d), self.tok_emb.embeddings().device())
     }
 
-    /// Start and end pointer log-probabilities over the words (S each) from one decoder state (D).
-    pub fn span_log_probs(&self, h: &[f32], enc: &Encoded) -> Result<(Vec<f32>, Vec<f32>)> {
-        let (start, end) = self.pointers(&self.state_tensor(h)?, enc)?;
+    /// Start and end pointer log-probabilities over the words (S each) of row `row` of the encoded
+    /// batch, from one decoder state (D).
+    pub fn span_log_probs(&self, h: &[f32], enc: &Encoded, row: usize) -> Result<(Vec<f32>, Vec<f32>)> {
+        let h = self.state_tensor(h)?;
+        let (start, end) = if enc.states.dim(0)? > 1 {
+            let one = Encoded { states: enc.states.narrow(0, row, 1)?, mask: enc.mask.narrow(0, row, 1)? };
+            self.pointers(&h, &one)?
+        } else {
+            self.pointers(&h, enc)?
+        };
         let start = candle_nn::ops::log_softmax(&start, D::Minus1)?;
         let end = candle_nn::ops::log_softmax(&end, D::Minus1)?;
         Ok((start.flatten_all()?.to_vec1()?, end.flatten_all()?.to_vec1()?))
@@ -441,7 +448,7 @@ mod tests {
         assert!(max_difference(&enc_a.states, &enc_b.states) < 1e-5);
 
         let (mut cache_a, mut cache_b) = (trainable.start_cache(&enc_a).unwrap(), frozen.start_cache(&enc_b).unwrap());
-        assert!(matches!(cache_a, DecoderCache::Tensors(_)) && matches!(cache_b, DecoderCache::Rows { .. }));
+        assert!(matches!(cache_a, DecoderCache::Tensors { .. }) && matches!(cache_b, DecoderCache::Rows { .. }));
         // A token, a span over words 0..1, another token: both input paths of a step.
         for (position, (token, span)) in [(1u32, None), (3, Some((0, 1))), (5, None)].into_iter().enumerate() {
             let h_a = trainable.step(&enc_a, &mut cache_a, token, span, position).unwrap();
@@ -450,7 +457,7 @@ mod tests {
             let (lp_a, lp_b) = (trainable.token_log_probs(&h_a).unwrap(), frozen.token_log_probs(&h_b).unwrap());
             assert!(close(&lp_a, &lp_b, 1e-4));
             let (sa, sb) =
-                (trainable.span_log_probs(&h_a, &enc_a).unwrap(), frozen.span_log_probs(&h_b, &enc_b).unwrap());
+                (trainable.span_log_probs(&h_a, &enc_a, 0).unwrap(), frozen.span_log_probs(&h_b, &enc_b, 0).unwrap());
             assert!(close(&sa.0, &sb.0, 1e-4) && close(&sa.1, &sb.1, 1e-4));
         }
 
