@@ -236,15 +236,6 @@ pub fn greedy(nets: &Ensemble, vocab: &OutVocab, grammar: &Grammar, n_words: usi
     Ok(greedy_batch(nets, vocab, grammar, &[n_words])?.pop().flatten())
 }
 
-/// One input being decoded greedily: which row of the encoded batch, and the form so far.
-struct Line<'g> {
-    row: usize,
-    state: State<'g>,
-    out: Decoded,
-    input: u32,
-    input_span: Option<(usize, usize)>,
-}
-
 /// Decodes every row of an encoded batch greedily, side by side: row r has `n_words[r]` words
 /// and gets what [`greedy`] would give it alone, to rounding. All live rows take one batched step
 /// per position, and a row leaves the batch when it finishes or dead-ends (`None`).
@@ -256,19 +247,10 @@ pub fn greedy_batch(
 ) -> Result<Vec<Option<Decoded>>> {
     let mut results: Vec<Option<Decoded>> = vec![None; n_words.len()];
     let Some(bos) = vocab.id(BOS) else { return Ok(results) };
-    let mut live: Vec<Line> = (0..n_words.len())
-        .map(|row| Line { row, state: State::new(grammar), out: Decoded::default(), input: bos, input_span: None })
-        .collect();
+    let mut live: Vec<Hypothesis> = (0..n_words.len()).map(|row| Hypothesis::start(row, grammar, bos)).collect();
     let mut caches = nets.start()?;
     for position in 0..nets.max_tokens() {
-        let inputs: Vec<(u32, Option<(usize, usize)>)> = live.iter().map(|l| (l.input, l.input_span)).collect();
-        let states = nets.step(&mut caches, &inputs, position)?;
-        let allowed: Vec<Vec<(u32, String)>> = live
-            .iter()
-            .map(|l| l.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect())
-            .collect();
-        // The output layer only for lines with a real choice (forced tokens need none).
-        let logits = if allowed.iter().any(|a| a.len() > 1) { nets.token_log_probs(&states)? } else { vec![] };
+        let Step { states, allowed, logits } = Step::take(nets, &mut caches, vocab, &live, position)?;
         let lines = live.len();
         let mut kept = Vec::with_capacity(lines);
         for (i, (mut line, allowed)) in std::mem::take(&mut live).into_iter().zip(allowed).enumerate() {
@@ -277,20 +259,13 @@ pub fn greedy_batch(
                 results[line.row] = Some(std::mem::take(&mut line.out));
                 continue;
             }
-            line.input_span = None;
-            if token == SPAN {
+            let span = if token == SPAN {
                 let (start, end) = nets.span_log_probs(&states, i, line.row)?;
-                let (span, lp) = best_span(&start, &end, n_words[line.row]);
-                line.out.log_prob += lp;
-                if line.out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
-                    line.out.choices.push(Choice::span(span, lp));
-                }
-                line.out.spans.push(span);
-                line.input_span = Some((span.start, span.end));
-            }
-            line.state.push(&token);
-            line.out.tokens.push(token);
-            line.input = id;
+                Some(best_span(&start, &end, n_words[line.row]))
+            } else {
+                None
+            };
+            line.push(id, token, span);
             live.push(line);
             kept.push(i as u32);
         }
@@ -324,13 +299,67 @@ fn choose(out: &mut Decoded, allowed: &[(u32, String)], logits: Option<&Vec<f32>
     }
 }
 
-/// A partial hypothesis in beam search; its decoder cache is row `i` of the shared batched cache.
+/// A partial form being decoded: which row of the encoded batch it reads, the grammar's state, the
+/// form so far and the next input. Its decoder cache is row `i` of the shared batched cache when it
+/// is the i-th live one.
 #[derive(Clone)]
 struct Hypothesis<'g> {
+    row: usize,
     state: State<'g>,
     out: Decoded,
     input: u32,
     input_span: Option<(usize, usize)>,
+}
+
+impl<'g> Hypothesis<'g> {
+    fn start(row: usize, grammar: &'g Grammar, bos: u32) -> Self {
+        Hypothesis { row, state: State::new(grammar), out: Decoded::default(), input: bos, input_span: None }
+    }
+
+    /// Appends token `id` (`token`), and for a `<span>` the words chosen with their log-probability:
+    /// the span of a `text_span` key is bookkeeping, no choice (see [`Decoded`]).
+    fn push(&mut self, id: u32, token: String, span: Option<(Span, f32)>) {
+        self.input_span = None;
+        if let Some((span, lp)) = span {
+            self.out.log_prob += lp;
+            if self.out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
+                self.out.choices.push(Choice::span(span, lp));
+            }
+            self.out.spans.push(span);
+            self.input_span = Some((span.start, span.end));
+        }
+        self.state.push(&token);
+        self.out.tokens.push(token);
+        self.input = id;
+    }
+}
+
+/// One batched decoder step of the live hypotheses: their states, the tokens the grammar allows
+/// each, and the next-token log-probabilities (left empty when every hypothesis is forced: a forced
+/// token needs no output layer).
+struct Step {
+    states: Vec<Vec<f32>>,
+    allowed: Vec<Vec<(u32, String)>>,
+    logits: Vec<Vec<f32>>,
+}
+
+impl Step {
+    fn take(
+        nets: &Ensemble,
+        caches: &mut Caches,
+        vocab: &OutVocab,
+        live: &[Hypothesis],
+        position: usize,
+    ) -> Result<Self> {
+        let inputs: Vec<(u32, Option<(usize, usize)>)> = live.iter().map(|h| (h.input, h.input_span)).collect();
+        let states = nets.step(caches, &inputs, position)?;
+        let allowed: Vec<Vec<(u32, String)>> = live
+            .iter()
+            .map(|h| h.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect())
+            .collect();
+        let logits = if allowed.iter().any(|a| a.len() > 1) { nets.token_log_probs(&states)? } else { vec![] };
+        Ok(Step { states, allowed, logits })
+    }
 }
 
 /// Beam search under the grammar: keeps the `width` most probable partial forms; returns finished
@@ -344,23 +373,11 @@ pub fn beam(
     width: usize,
 ) -> Result<Vec<Decoded>> {
     let Some(bos) = vocab.id(BOS) else { return Ok(Vec::new()) };
-    let mut live = vec![Hypothesis {
-        state: State::new(grammar),
-        out: Decoded::default(),
-        input: bos,
-        input_span: None,
-    }];
+    let mut live = vec![Hypothesis::start(0, grammar, bos)];
     let mut caches = nets.start()?;
     let mut finished: Vec<Decoded> = Vec::new();
     for position in 0..nets.max_tokens() {
-        let inputs: Vec<(u32, Option<(usize, usize)>)> = live.iter().map(|h| (h.input, h.input_span)).collect();
-        let states = nets.step(&mut caches, &inputs, position)?;
-        let allowed: Vec<Vec<(u32, String)>> = live
-            .iter()
-            .map(|h| h.state.allowed().into_iter().filter_map(|t| vocab.id(&t).map(|id| (id, t))).collect())
-            .collect();
-        // The output layer only for hypotheses with a real choice (forced tokens need none).
-        let logits = if allowed.iter().any(|a| a.len() > 1) { nets.token_log_probs(&states)? } else { vec![] };
+        let Step { states, allowed, logits } = Step::take(nets, &mut caches, vocab, &live, position)?;
         // Candidates: (parent row, hypothesis).
         let mut candidates: Vec<(u32, Hypothesis)> = Vec::new();
         for (i, (hyp, allowed)) in live.iter().zip(allowed).enumerate() {
@@ -389,23 +406,16 @@ pub fn beam(
                     finished.push(next.out);
                     continue;
                 }
-                next.input_span = None;
-                if token == SPAN {
+                let span = if token == SPAN {
                     if pointers.is_none() {
                         pointers = Some(nets.span_log_probs(&states, i, 0)?);
                     }
                     let (start, end) = pointers.as_ref().map(|(s, e)| (s.as_slice(), e.as_slice())).unwrap_or_default();
-                    let (span, lp) = best_span(start, end, n_words);
-                    next.out.log_prob += lp;
-                    if hyp.out.tokens.last().is_none_or(|t| t != TEXT_SPAN_KEY) {
-                        next.out.choices.push(Choice::span(span, lp));
-                    }
-                    next.out.spans.push(span);
-                    next.input_span = Some((span.start, span.end));
-                }
-                next.state.push(&token);
-                next.out.tokens.push(token);
-                next.input = id;
+                    Some(best_span(start, end, n_words))
+                } else {
+                    None
+                };
+                next.push(id, token, span);
                 candidates.push((i as u32, next));
             }
         }

@@ -432,6 +432,7 @@ impl Parser for NeuralParser {
                 return texts.iter().map(|t| self.parse(t)).collect();
             }
         };
-        words.iter().map(|w| if w.is_empty() { Parsed::noop(1.0) } else { parsed.next().flatten().unwrap_or_else(|| Parsed::noop(0.0)) }).collect()
+        let mut next = || parsed.next().flatten().unwrap_or_else(|| Parsed::noop(0.0));
+        words.iter().map(|w| if w.is_empty() { Parsed::noop(1.0) } else { next() }).collect()
     }
 }

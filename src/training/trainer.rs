@@ -332,7 +332,10 @@ pub fn train(
         }
         let validate = !valid_set.is_empty() && ((epoch + 1) % opts.valid_every.max(1) == 0 || epoch + 1 == opts.epochs);
         let valid_start = Instant::now();
-        let score = if validate { eval::evaluate_in_batches(&parser, valid_set, eval::batch_for(&parser.device)).overall.percent() } else { 0.0 };
+        let score = match validate {
+            true => eval::evaluate_in_batches(&parser, valid_set, eval::batch_for(&parser.device)).overall.percent(),
+            false => 0.0,
+        };
         let valid_seconds = valid_start.elapsed().as_secs_f64();
         if validate {
             state.epoch_valid.push(score);

@@ -53,7 +53,8 @@ impl Seq2Seq {
                 .decoder
                 .iter()
                 .map(|layer| Ok(LayerCache { self_kv: None, cross_kv: layer.cross_attn.keys_values(&enc.states)? }));
-            return Ok(DecoderCache::Tensors { layers: layers.collect::<Result<_>>()?, rows: (0..batch as u32).collect() });
+            let rows = (0..batch as u32).collect();
+            return Ok(DecoderCache::Tensors { layers: layers.collect::<Result<_>>()?, rows });
         }
         // The words' rows, padding left out (its mask entries are not 0).
         let words = enc.mask.flatten_all()?.to_vec1::<f32>()?.iter().take_while(|&&m| m == 0.0).count();
