@@ -216,8 +216,16 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
             Some(step) => {
                 t.step = Some(step);
                 match anchor {
-                    // On top of a thing rests on its top (or the asked number of blocks above it).
-                    Some(b) if step.y > 0 => t.pos = Pos::new(base.x, b.max.y + 1 + steps.unwrap_or(0), base.z),
+                    // On top of a thing rests on its top where it stands (a tower's roof, inside
+                    // its battlements), or the asked number of blocks above the whole thing.
+                    Some(b) if step.y > 0 => {
+                        let rest = (b.min.y..=b.max.y).rev().find(|&y| turn.world.block_at(Pos::new(base.x, y, base.z)).is_solid());
+                        let y = match steps {
+                            Some(n) => b.max.y + 1 + n,
+                            None => rest.map_or(b.max.y, |y| y) + 1,
+                        };
+                        t.pos = Pos::new(base.x, y, base.z);
+                    }
                     _ => {
                         // Out of the anchor's box, then the asked number of steps (default 2 clear).
                         let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);

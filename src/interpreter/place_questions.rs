@@ -30,21 +30,27 @@ pub fn answer(turn: &mut Turn, filters: &Filters) -> Option<String> {
     Some(format!("You're at {}, {}.", me.block(), from_the_bot(turn.agent_pos().feet(), me)))
 }
 
-/// "At (15, 5, -19) is the red cube.", or the block there.
+/// "At (15, 5, -19) there's red wool, part of the red cube.": the block there, and the thing it
+/// belongs to when that is bigger than the block (a remembered hole has no block: the hole).
 fn what_is_at(turn: &mut Turn, p: Pos) -> String {
-    if let Ok(Some(id)) = turn.memory.object_at(p) {
-        let _ = turn.memory.attend(id, turn.tick);
-        return format!("At {p} is {}.", describe::the(turn.memory, id));
-    }
     let block = turn.world.block_at(p);
+    let thing = turn.memory.object_at(p).ok().flatten();
+    if let Some(id) = thing {
+        let _ = turn.memory.attend(id, turn.tick);
+    }
+    let bigger = thing.filter(|&id| turn.memory.object(id).ok().flatten().is_some_and(|o| o.bbox.min != o.bbox.max));
     if block.is_air() {
+        if let Some(id) = thing {
+            return format!("At {p} is {}.", describe::the(turn.memory, id));
+        }
         let below = turn.world.block_at(Pos::new(p.x, p.y - 1, p.z));
         if below.is_air() {
             return format!("Nothing at {p}: just air.");
         }
         return format!("Nothing at {p}: just air, on {}.", below.name().replace('_', " "));
     }
-    format!("At {p} there's {}.", block.name().replace('_', " "))
+    let part_of = bigger.map(|id| format!(", part of {}", describe::the(turn.memory, id))).unwrap_or_default();
+    format!("At {p} there's {}{part_of}.", block.name().replace('_', " "))
 }
 
 /// "12 blocks north of me", seen from the bot at `bot`.
@@ -76,7 +82,7 @@ mod tests {
         assert!(a.starts_with("You're at ("), "{a}");
         let p = RED_TOWER;
         let a = ask(&mut f, &format!("what 's at {} {} {}", p.x, p.y, p.z)).expect("answered");
-        assert!(a.starts_with(&format!("At {p} is the red ")), "{a}");
+        assert!(a.starts_with(&format!("At {p} there's red ")) && a.contains(", part of the red "), "{a}");
         let a = ask(&mut f, "what am i standing on").expect("answered");
         assert!(a.starts_with("You're standing on "), "{a}");
         let a = ask(&mut f, "what is at 40 30 40").expect("answered");

@@ -3,7 +3,9 @@
 //! The annotated texts are lower-case, split on whitespace, with English clitics split off the way
 //! the Penn Treebank does it (`don't` → `do n't`, `can't` → `ca n't`, `that's` → `that 's`) and
 //! sentence punctuation removed. Numbers keep their signs and decimals (`-157`, `41.5`, `10-ft`),
-//! since coordinates and sizes are read from those words later. A "word" with no letter or digit at
+//! since coordinates and sizes are read from those words later. Players skip the space after a
+//! comma ("a tower,red,10 high", "go to 5,5,5"): a comma or semicolon inside a word parts it, as
+//! one with a space would, unless it groups thousands (`1,000`). A "word" with no letter or digit at
 //! all (`--`, a lone `'`, `:)`, emoji) is dropped: no annotated text has one, so to the parser it
 //! is only noise that pulls a command towards chit-chat.
 //!
@@ -30,7 +32,7 @@ pub fn tokenize(chat: &str) -> Vec<String> {
     // Typographic apostrophes (phone keyboards) become the ASCII one the data mostly uses.
     let chat = chat.to_lowercase().replace(['\u{2019}', '\u{2018}'], "'");
     let mut words = Vec::new();
-    for raw in chat.split_whitespace() {
+    for raw in chat.split_whitespace().flat_map(part_at_commas) {
         let word = strip_punctuation(raw);
         if word.chars().any(char::is_alphanumeric) {
             split_clitic(word, &mut words);
@@ -58,6 +60,18 @@ fn strip_punctuation(raw: &str) -> &str {
             return word;
         }
     }
+}
+
+/// The pieces of a whitespace-separated word between its commas and semicolons; a number with
+/// thousands groups (`1,000`, `12,500,000`) stays whole.
+fn part_at_commas(raw: &str) -> Vec<&str> {
+    let mut groups = raw.trim_end_matches(is_edge_punctuation).split(',');
+    let lead = groups.next().unwrap_or("").trim_start_matches(is_edge_punctuation);
+    let thousands = raw.contains(',')
+        && (1..=3).contains(&lead.len())
+        && lead.bytes().all(|b| b.is_ascii_digit())
+        && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
+    if thousands { vec![raw] } else { raw.split([',', ';']).filter(|p| !p.is_empty()).collect() }
 }
 
 /// Single letters each followed by a dot, at least two of them: `p.m.`, `u.s.`.
@@ -113,6 +127,16 @@ mod tests {
         assert_eq!(words("go home... now"), ["go", "home", "now"]);
         assert_eq!(words("at 6 p.m. today"), ["at", "6", "p.m.", "today"]);
         assert_eq!(words("(this one)?."), ["this", "one"]);
+    }
+
+    #[test]
+    fn a_comma_without_a_space_parts_words_as_one_with_a_space_does() {
+        assert_eq!(words("build a tower,red,10 high"), words("build a tower, red, 10 high"));
+        assert_eq!(words("go to 5,5,-5"), ["go", "to", "5", "5", "-5"]);
+        assert_eq!(words("dig here;then stop"), ["dig", "here", "then", "stop"]);
+        // Thousands keep their commas, as does a word that ends a clause.
+        assert_eq!(words("walk 1,000 blocks, then 12,500"), ["walk", "1,000", "blocks", "then", "12,500"]);
+        assert_eq!(words("a,,b ,, c,"), ["a", "b", "c"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Details the parser left out: a colour or a material said in a build's step that no part of
 //! the form points at ("build a 3 by 3 by 3 red cube" read with no colour) is added to the
-//! schematic, so the bot builds what was said rather than its default.
+//! schematic, so the bot builds what was said rather than its default. And a material read too
+//! wide ("a *wall made of bricks*", "a blue *tower 20 blocks*") is cut back to the material.
 
 use std::ops::Range;
 
@@ -21,6 +22,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     if action.action_type != ActionType::Build || action.schematic.is_none() {
         return false;
     }
+    let narrowed = narrow_block_type(action, tokens);
     let seen = covered(action, Spans::Pointed);
     let free = |k: &usize| !seen.contains(k);
     let end = step.end.min(tokens.len());
@@ -35,12 +37,64 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
         added.push(WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::word(k))));
     }
     if added.is_empty() {
-        return false;
+        return narrowed;
     }
     let mut all = schematic.and_items();
     all.extend(added);
     schematic.set_and_items(all);
     true
+}
+
+/// A word a block type never holds: a shape ("wall"), a number or a unit ("20 blocks").
+fn names_no_block(word: &str) -> bool {
+    let lexicon = crate::lexicon::lexicon();
+    lexicon.shape(word).is_some() || lexicon.unit(word).is_some() || lexicon.number(&[word], 0).is_some()
+}
+
+/// A block type whose span runs over a shape, a number or a unit names more than a block (the
+/// network's span ends drift on lines unlike its data). It keeps the material words after those
+/// ("a wall made of *bricks*"), else before them ("a *blue* tower 20 blocks"), and is dropped
+/// when nothing is left but a colour the form already has. Returns whether anything changed.
+fn narrow_block_type(action: &mut Action, tokens: &[String]) -> bool {
+    let Some(schematic) = action.schematic.as_mut() else { return false };
+    let items = schematic.and_items();
+    let has_colour = schematic.has_predicate(Predicate::HasColour);
+    let says_block = |k: &usize| is_material(&tokens[*k]) || canonical_colour(&tokens[*k]).is_some();
+    let mut changed = false;
+    let mut kept = Vec::with_capacity(items.len());
+    for item in items {
+        let span = match &item {
+            WhereItem::Triple(t) if t.pred_text == Predicate::HasBlockType => t.obj_span(),
+            _ => None,
+        };
+        // A block whose name holds a shape word ("oak stairs", "glass pane") is a block.
+        let a_block = |s: &Span| {
+            let words = s.words(tokens);
+            Block::from_name(&words.join("_")).is_some() || crate::lexicon::lexicon().material(&words.join(" ")).is_some()
+        };
+        let Some(span) = span.filter(|s| s.fits(tokens.len()) && !a_block(s)) else {
+            kept.push(item);
+            continue;
+        };
+        let odd: Vec<usize> = (span.start..=span.end).filter(|&k| names_no_block(&tokens[k])).collect();
+        let (Some(&first), Some(&last)) = (odd.first(), odd.last()) else {
+            kept.push(item);
+            continue;
+        };
+        changed = true;
+        // After the odd words, from the first word that names a block; else the words before them.
+        let after = (last + 1..=span.end).find(says_block).map(|k| k..=span.end);
+        let before = (span.start < first).then(|| span.start..=first - 1);
+        let Some(run) = after.or(before) else { continue };
+        if has_colour && run.clone().all(|k| canonical_colour(&tokens[k]).is_some()) {
+            continue;
+        }
+        kept.push(WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::new(*run.start(), *run.end()))));
+    }
+    if changed {
+        schematic.set_and_items(kept);
+    }
+    changed
 }
 
 /// Whether a build's one colour-or-material word ("a *gold* pyramid", "a *red* cube") is said
@@ -169,5 +223,33 @@ mod tests {
         // Not a build: left alone.
         let mut dig = Action { schematic: Some(Schematic::default()), ..Action::new(ActionType::Dig) };
         assert!(!repair(&mut dig, &t, 0..t.len()));
+    }
+
+    #[test]
+    fn a_material_read_over_a_shape_or_a_distance_is_cut_back_to_the_material() {
+        let block_type = |text: &str, span: (usize, usize), colour: Option<usize>| {
+            let t = tokenize(text);
+            let mut action = named(0);
+            let schematic = action.schematic.as_mut().unwrap();
+            let mut items = vec![WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::new(span.0, span.1)))];
+            items.extend(colour.map(|k| WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k)))));
+            schematic.set_and_items(items);
+            let changed = narrow_block_type(&mut action, &t);
+            let items = action.schematic.unwrap().and_items();
+            let kept = items.iter().find_map(|i| match i {
+                WhereItem::Triple(t) if t.pred_text == Predicate::HasBlockType => t.obj_span().map(|s| (s.start, s.end)),
+                _ => None,
+            });
+            (changed, kept)
+        };
+        // "wall made of bricks": the material after the shape.
+        assert_eq!(block_type("put up a 6 wide 2 tall wall made of bricks", (7, 10), None), (true, Some((10, 10))));
+        // "blue tower 20 blocks" with blue already the colour: nothing is left to be a block.
+        assert_eq!(block_type("build a blue tower 20 blocks north of me", (2, 5), Some(2)), (true, None));
+        // Without the colour, the words before the shape are the block.
+        assert_eq!(block_type("build a blue tower 20 blocks north of me", (2, 5), None), (true, Some((2, 2))));
+        // A material alone, or a block whose name holds a shape word, is left as it is.
+        assert_eq!(block_type("build a wall of stone bricks", (4, 5), None), (false, Some((4, 5))));
+        assert_eq!(block_type("build a wall of oak stairs", (4, 5), None), (false, Some((4, 5))));
     }
 }

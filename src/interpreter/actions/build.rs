@@ -165,7 +165,9 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
         turn.memory.objects_of_kind(crate::memory::MemoryKind::BlockObject).unwrap_or_default().iter().map(|o| o.bbox).collect()
     };
     let mut why = "";
-    for moves in 0..64 {
+    // Steps aside so far (a rise onto a thing's top is no step aside).
+    let mut moves = 0;
+    for _ in 0..64 {
         // Typed coordinates are the place exactly, height included ("at 1 7 0": a window).
         let y = if vertical || t.exact { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
@@ -183,12 +185,13 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
                     let under = turn.world.block_at(Pos::new(centre.x, y - 1, centre.z));
                     under.is_solid() && !under.is_natural()
                 }));
-        let beside = t.anchor.filter(|_| !t.inside).is_some_and(|a| {
-            // Beside a thing means beside it: standing on its top (the ground under a pillar is
-            // its top) overlaps it too, unless the direction was up or down.
-            let xz = a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z;
-            xz && (!vertical || (a.min.y <= b.max.y && b.min.y <= a.max.y))
-        });
+        // Beside a thing means beside it: standing on its top (the ground under a pillar is its
+        // top) overlaps it too. Above or below it, only its blocks are in the way (a tower's roof
+        // inside its battlements is on top of it).
+        let beside = !vertical
+            && t.anchor.filter(|_| !t.inside).is_some_and(|a| {
+                a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z
+            });
         let reason = if in_the_way {
             "something stands there"
         } else if bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1))) {
@@ -197,13 +200,21 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
             "I'm building something else there"
         } else if beside {
             "so it stands beside it, not in it"
-        } else if things.iter().any(overlaps) {
+        } else if things.iter().filter(|o| !(vertical && t.anchor == Some(**o))).any(overlaps) {
             "it would have been inside something else"
         } else {
             return (sch.translated(b.min), (moves > 0).then_some((moves, away, why)));
         };
+        // On top of a thing, what is in the way is its top (battlements round a roof): the
+        // build rises until it clears the whole thing, then steps aside like any other.
+        let on_top = t.step.is_some_and(|s| s.y > 0) && t.anchor.is_some_and(|a| centre.y <= a.max.y);
+        if on_top && in_the_way {
+            centre = centre.up(1);
+            continue;
+        }
         why = reason;
         centre = centre + away;
+        moves += 1;
     }
     let y = ground(centre);
     (sch.translated(footprint(centre, y).min), Some((64, away, why)))
