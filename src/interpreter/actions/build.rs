@@ -294,7 +294,14 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
         let req = match shape_request(s, turn.form_words()) {
             // "… and then a blue one beside it": the shape of what the step before made.
             ShapeAsk::Shape(mut r) if crate::lexicon::lexicon().is(crate::lexicon::Class::GenericThing, &r.name) => {
-                let Some(shape) = earlier_shape(turn) else {
+                // "another one", "one more": nothing of its own said, so the same thing again,
+                // colour and size included.
+                let plain = r.colour.is_none()
+                    && r.block_type.is_none()
+                    && r.size_words.is_empty()
+                    && r.size.is_none_or(|n| n == 1)
+                    && [r.radius, r.width, r.height, r.length, r.depth, r.thickness].iter().all(Option::is_none);
+                let Some(shape) = earlier_shape(turn).filter(|_| !plain) else {
                     // "build it over here", "make another one": a copy of the thing talked about.
                     return again(turn, a, times);
                 };

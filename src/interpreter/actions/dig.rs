@@ -97,6 +97,12 @@ pub(super) fn dig(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     // "next to the tower": in the ground beside it, on the speaker's side, never into it.
     let at = match t.anchor {
         Some(b) if t.near && !t.exact => beside(b, turn.speaker_block(), size),
+        // "next to me", "right next to you": beside that body, towards the other of us, never
+        // under its feet.
+        None if t.near && [turn.speaker_block(), turn.agent_pos()].contains(&t.pos) => {
+            let other = if t.pos == turn.speaker_block() { turn.agent_pos() } else { turn.speaker_block() };
+            beside(crate::world::BBox::new(t.pos, t.pos.up(1)), other, size)
+        }
         _ => t.pos,
     };
     // The hole's top layer is the ground surface at that spot.

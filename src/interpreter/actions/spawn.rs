@@ -100,6 +100,8 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         // "by the tower": on the ground beside it, on the speaker's side — never inside a
         // hollow tower or on its top.
         Some(b) if t.step.is_none() && !t.inside && !t.exact => location::beside(turn.world, b, turn.speaker_block()),
+        // Inside a thing: the spot on its floor, not the ground found from above (its roof).
+        Some(_) if t.inside => t.pos,
         _ => Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z),
     };
     let lx = crate::lexicon::lexicon();
