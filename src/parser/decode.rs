@@ -15,7 +15,8 @@ use crate::logical_form::Span;
 /// A decoded sequence: tokens, spans, the summed log-probability of every choice (for ranking),
 /// and the log-probability of each choice that changes what the bot does (for the confidence):
 /// tokens the grammar forces are no choice, and neither is a `text_span` — whether the annotators
-/// would have written one, and where its edges fall, never changes the action.
+/// would have written one, and where its edges fall, never changes the action — nor a
+/// `dialogue_target` (whom a command was addressed to: the bot acts on it either way).
 #[derive(Debug, Clone, Default)]
 pub struct Decoded {
     pub tokens: Vec<String>,
@@ -192,13 +193,27 @@ impl<'a> Ensemble<'a> {
 
 /// The key whose presence and span are bookkeeping (see [`Decoded`]).
 const TEXT_SPAN_KEY: &str = "k:text_span";
+/// The key whose presence and value are bookkeeping (see [`Decoded`]).
+const DIALOGUE_TARGET_KEY: &str = "k:dialogue_target";
 
-/// A token choice's log-probability with `text_span` taken out of the running: `chosen` and
-/// `text_span` are log-probabilities renormalised over the allowed tokens. Choosing `text_span`
-/// itself is certain.
-fn behaviour_log_prob(token: &str, chosen: f32, text_span: Option<f32>) -> f32 {
-    match text_span {
-        _ if token == TEXT_SPAN_KEY => 0.0,
+/// Whether writing `token` after `previous` changes nothing the bot does (see [`Decoded`]).
+fn bookkeeping(token: &str, previous: Option<&String>) -> bool {
+    token == TEXT_SPAN_KEY || token == DIALOGUE_TARGET_KEY || previous.is_some_and(|p| p == DIALOGUE_TARGET_KEY)
+}
+
+/// The log of the share the bookkeeping keys hold among the scored choices (token, renormalised
+/// log-probability); `None` when none of them was allowed.
+fn bookkeeping_share<'a>(scored: impl Iterator<Item = (&'a str, f32)>) -> Option<f32> {
+    let shares: Vec<f32> = scored.filter(|(t, _)| *t == TEXT_SPAN_KEY || *t == DIALOGUE_TARGET_KEY).map(|(_, lp)| lp).collect();
+    (!shares.is_empty()).then(|| log_sum_exp(shares.iter().copied()))
+}
+
+/// A token choice's log-probability with the bookkeeping keys taken out of the running: `chosen`
+/// and `share` (theirs, [`bookkeeping_share`]) are log-probabilities renormalised over the allowed
+/// tokens. Choosing bookkeeping is certain.
+fn behaviour_log_prob(token: &str, previous: Option<&String>, chosen: f32, share: Option<f32>) -> f32 {
+    match share {
+        _ if bookkeeping(token, previous) => 0.0,
         Some(ts) => (chosen - (1.0 - ts.exp()).max(1e-6).ln()).min(0.0),
         None => chosen,
     }
@@ -291,9 +306,9 @@ fn choose(out: &mut Decoded, allowed: &[(u32, String)], logits: Option<&Vec<f32>
             let norm = log_sum_exp(allowed.iter().map(|(id, _)| logits[*id as usize]));
             let best = allowed.iter().max_by(|a, b| logits[a.0 as usize].total_cmp(&logits[b.0 as usize]))?.clone();
             let lp = logits[best.0 as usize] - norm;
-            let text_span = allowed.iter().find(|(_, t)| t == TEXT_SPAN_KEY).map(|(id, _)| logits[*id as usize] - norm);
+            let share = bookkeeping_share(allowed.iter().map(|(id, t)| (t.as_str(), logits[*id as usize] - norm)));
             out.log_prob += lp;
-            out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, lp, text_span)));
+            out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, out.tokens.last(), lp, share)));
             Some(best)
         }
     }
@@ -394,13 +409,13 @@ pub fn beam(
                 ranked.sort_by(|a, b| b.2.total_cmp(&a.2));
                 ranked
             };
-            let text_span = scored.iter().find(|(_, t, _)| t == TEXT_SPAN_KEY).map(|(_, _, lp)| *lp);
+            let share = bookkeeping_share(scored.iter().map(|(_, t, lp)| (t.as_str(), *lp)));
             let mut pointers = None;
             for (id, token, lp) in scored.into_iter().take(width) {
                 let mut next = hyp.clone();
                 next.out.log_prob += lp;
                 if !forced {
-                    next.out.choices.push(Choice::token(&token, behaviour_log_prob(&token, lp, text_span)));
+                    next.out.choices.push(Choice::token(&token, behaviour_log_prob(&token, hyp.out.tokens.last(), lp, share)));
                 }
                 if token == EOS {
                     finished.push(next.out);
@@ -447,11 +462,19 @@ mod tests {
     #[test]
     fn a_text_span_choice_never_lowers_the_confidence() {
         // Choosing `text_span` is bookkeeping: certain.
-        assert_eq!(behaviour_log_prob(TEXT_SPAN_KEY, 0.4f32.ln(), Some(0.4f32.ln())), 0.0);
+        assert_eq!(behaviour_log_prob(TEXT_SPAN_KEY, None, 0.4f32.ln(), Some(0.4f32.ln())), 0.0);
         // Another key chosen at 0.3 while text_span had 0.6: 0.3 of the 0.4 left, i.e. 0.75.
-        let lp = behaviour_log_prob("k:schematic", 0.3f32.ln(), Some(0.6f32.ln()));
+        let lp = behaviour_log_prob("k:schematic", None, 0.3f32.ln(), Some(0.6f32.ln()));
         assert!((lp.exp() - 0.75).abs() < 1e-5, "{}", lp.exp());
         // No text_span among the choices: unchanged.
-        assert_eq!(behaviour_log_prob("v:BUILD", 0.5f32.ln(), None), 0.5f32.ln());
+        assert_eq!(behaviour_log_prob("v:BUILD", None, 0.5f32.ln(), None), 0.5f32.ln());
+        // Whom a command was addressed to changes nothing either: the key and its value.
+        assert_eq!(behaviour_log_prob(DIALOGUE_TARGET_KEY, None, 0.36f32.ln(), Some(0.36f32.ln())), 0.0);
+        let key = DIALOGUE_TARGET_KEY.to_string();
+        assert_eq!(behaviour_log_prob("v:AGENT", Some(&key), 0.5f32.ln(), None), 0.0);
+        // Both keys allowed: the share of each is taken out.
+        let share = bookkeeping_share([(TEXT_SPAN_KEY, 0.2f32.ln()), (DIALOGUE_TARGET_KEY, 0.3f32.ln()), ("k:location", 0.5f32.ln())].into_iter());
+        let lp = behaviour_log_prob("k:location", None, 0.5f32.ln(), share);
+        assert!((lp.exp() - 1.0).abs() < 1e-5, "{}", lp.exp());
     }
 }
