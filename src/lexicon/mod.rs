@@ -241,6 +241,8 @@ sections! {
         Compass = "compass",
         Relative = "relative",
         Relation = "relations",
+        /// Short relation words that relate only to a pointing word ("on it", "in that").
+        PointingRelation = "pointing_relations",
         Shape = "shapes",
         NameKey = "name_keys",
         Colour = "colours",
@@ -502,6 +504,15 @@ impl Lexicon {
     pub fn relation_at<S: AsRef<str>>(&self, words: &[S], i: usize) -> Option<(RelativeDirection, usize)> {
         let (m, n) = self.meaning_at(Group::Relation, words, i)?;
         Some((relative_direction(m)?, n))
+    }
+
+    /// [`Lexicon::relation_at`], or a short relation word that relates only to a pointing word
+    /// ("on" in "on it", "in" in "in that").
+    pub fn pointing_relation_at<S: AsRef<str>>(&self, words: &[S], i: usize) -> Option<(RelativeDirection, usize)> {
+        self.relation_at(words, i).or_else(|| {
+            let (m, n) = self.meaning_at(Group::PointingRelation, words, i)?;
+            Some((relative_direction(m)?, n))
+        })
     }
 
     /// Blocks per unit of a unit word: "blocks" → 1, "metres" → 1.

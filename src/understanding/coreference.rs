@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{Action, ActionType, Coreference, Filters, Location, ReferenceObject, RelativeDirection, Span};
+use crate::logical_form::{Action, ActionType, Coreference, Filters, Location, ReferenceObject, Span};
 
 /// Writes the location a pointing relation in `step` says into the action. Returns whether it did.
 fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
@@ -31,9 +31,8 @@ fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
             });
             return true;
         }
-        // "on top of it", "next to that": the relation to the thing.
-        // "in it" is inside it; "in" alone is too common a word to be a relation elsewhere.
-        let relation = lx.relation_at(words, k).or_else(|| (words[k] == "in").then_some((RelativeDirection::Inside, 1)));
+        // "on top of it", "next to that", "on it", "in it": the relation to the thing.
+        let relation = lx.pointing_relation_at(words, k);
         let after = match relation {
             Some((_, n)) => k + n,
             // "go over to it": a walk to the thing.
