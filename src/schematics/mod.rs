@@ -152,12 +152,15 @@ fn two_colours(colour: Option<&str>) -> (Option<&str>, Option<&str>) {
     (Some(c), None)
 }
 
-/// "a gold block", "a purple block": one block, when no size was said (the lexicon's
-/// `[one_block]`); "a big block" or "a block of 3" is a cube like any other.
+/// "a gold block", "3 diamond blocks": one block each, when no size was said (the lexicon's
+/// `[one_block]`, singular or plural); "a big block" or "a block of 3" is a cube like any other.
 fn one_block(req: &ShapeRequest) -> Option<ShapeRequest> {
     let said_size = req.size.or(req.radius).or(req.width).or(req.height).or(req.length).or(req.depth).is_some();
-    (crate::lexicon::lexicon().is(crate::lexicon::Class::OneBlock, req.name.trim()) && !said_size && req.size_words.is_empty() && req.hollow.is_none())
-        .then(|| ShapeRequest { size: Some(1), ..req.clone() })
+    let lexicon = crate::lexicon::lexicon();
+    let name = req.name.trim();
+    let block = lexicon.is(crate::lexicon::Class::OneBlock, name)
+        || catalogue::resolve(name).is_ok_and(|r| r.word == name.trim_end_matches('s') && lexicon.is(crate::lexicon::Class::OneBlock, r.word));
+    (block && !said_size && req.size_words.is_empty() && req.hollow.is_none()).then(|| ShapeRequest { size: Some(1), ..req.clone() })
 }
 
 /// Generates the shape a player asked for.
@@ -231,6 +234,9 @@ mod tests {
         assert_eq!(kinds, [b("red_wool"), b("white_wool")].into_iter().collect());
         let one = generate(&ShapeRequest { colour: Some("gold".into()), ..ShapeRequest::new("block") }, &Limits::default()).unwrap();
         assert_eq!(one.blocks.len(), 1);
+        // "3 diamond blocks": each of the plural is one block too.
+        let each = generate(&ShapeRequest { block_type: Some("diamond".into()), ..ShapeRequest::new("blocks") }, &Limits::default()).unwrap();
+        assert_eq!(each.blocks.len(), 1);
         let big = generate(&ShapeRequest { size_words: vec!["big".into()], ..ShapeRequest::new("block") }, &Limits::default()).unwrap();
         assert!(big.blocks.len() > 1);
     }
