@@ -48,9 +48,13 @@ impl Recipe for Build {
     fn doing(&self, label: &str, _: &str) -> String {
         format!("building {label}")
     }
+    /// The measures of one of the things ("2 walls, 5 long and 2 high": each of them), and where
+    /// the first stands.
     fn details(&self) -> Option<String> {
-        let (first, _) = self.blocks.first()?;
-        let bbox = self.blocks.iter().fold(BBox::new(*first, *first), |b, (p, _)| b.union(&BBox::new(*p, *p)));
+        let per = self.blocks.len().div_ceil(self.copies.max(1)).max(1);
+        let one = self.blocks.chunks(per).next()?;
+        let (first, _) = one.first()?;
+        let bbox = one.iter().fold(BBox::new(*first, *first), |b, (p, _)| b.union(&BBox::new(*p, *p)));
         Some(format!("{}, at {}", size_phrase(&self.label, bbox), bbox.min))
     }
     fn makes(&self, speaker: &str) -> Vec<Making> {
