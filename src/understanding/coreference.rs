@@ -63,7 +63,8 @@ fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
 /// over the whole `tokens`): the parser reads the step without them, so its confidence is about
 /// what it read ("build a green pillar"), not about a pronoun it rarely saw in training.
 pub fn cut(tokens: &[String], kind_of: impl Fn(&str) -> Option<ActionType>) -> Option<(Range<usize>, Location)> {
-    let verb = tokens.first().and_then(|w| kind_of(w))?;
+    // The verb comes first, after any small opening ("ok now stick a gold block on it").
+    let verb = tokens.iter().find(|w| !lexicon().is(Class::Opening, w)).and_then(|w| kind_of(w))?;
     let mut action = Action { schematic: Some(Default::default()), ..Action::new(verb) };
     if !repair(&mut action, tokens, 0..tokens.len()) {
         return None;

@@ -386,7 +386,8 @@ impl Understanding {
         let lx = crate::lexicon::lexicon();
         let (cut, location) = coreference::cut(&tokens, |w| lx.verb(w).or(lx.is(crate::lexicon::Class::StepVerb, w).then_some(ActionType::Build)))?;
         // A walk has nothing but its place: "go over to it", "go stand on top of it".
-        if location.reference_object.is_some() && lx.verb(&tokens[0]) == Some(ActionType::Move) {
+        let first = tokens.iter().find(|w| !lx.is(crate::lexicon::Class::Opening, w))?;
+        if location.reference_object.is_some() && lx.verb(first) == Some(ActionType::Move) {
             let mut walk = Action::new(ActionType::Move);
             walk.set_location(location);
             let lf = checked(text, LogicalForm::command(vec![walk]))?;
