@@ -218,14 +218,7 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
                 match anchor {
                     // On top of a thing rests on its top where it stands (a tower's roof, inside
                     // its battlements), or the asked number of blocks above the whole thing.
-                    Some(b) if step.y > 0 => {
-                        let rest = (b.min.y..=b.max.y).rev().find(|&y| turn.world.block_at(Pos::new(base.x, y, base.z)).is_solid());
-                        let y = match steps {
-                            Some(n) => b.max.y + 1 + n,
-                            None => rest.map_or(b.max.y, |y| y) + 1,
-                        };
-                        t.pos = Pos::new(base.x, y, base.z);
-                    }
+                    Some(b) if step.y > 0 => t.pos = Pos::new(base.x, on_top(turn.world, &b, base, steps), base.z),
                     _ => {
                         // Out of the anchor's box, then the asked number of steps (default 2 clear).
                         let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);
@@ -238,6 +231,16 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
         },
     }
     Ok(t)
+}
+
+/// The height of a spot on top of box `b` over `base`'s column: resting on the highest block of
+/// the thing in that column (a tower's roof, inside its battlements), or `steps` above the whole.
+fn on_top(world: &dyn World, b: &BBox, base: Pos, steps: Option<i32>) -> i32 {
+    if let Some(n) = steps {
+        return b.max.y + 1 + n;
+    }
+    let rest = (b.min.y..=b.max.y).rev().find(|&y| world.block_at(Pos::new(base.x, y, base.z)).is_solid());
+    rest.unwrap_or(b.max.y) + 1
 }
 
 /// "10 blocks north", "5 to my right" said in the step, as a number of blocks and a unit step

@@ -155,6 +155,13 @@ pub enum Start<'a> {
     From(&'a Path),
 }
 
+/// Exact match on the validation rows, decoded in batches, and the seconds it took.
+fn validation(parser: &NeuralParser, valid: &[Example]) -> (f64, f64) {
+    let started = Instant::now();
+    let score = eval::evaluate_in_batches(parser, valid, eval::batch_for(&parser.device)).overall.percent();
+    (score, started.elapsed().as_secs_f64())
+}
+
 /// Trains a parser on `train`, validating on `valid`; writes the best model to `out` (when given)
 /// and returns it with a report.
 pub fn train(
@@ -331,12 +338,7 @@ pub fn train(
             break;
         }
         let validate = !valid_set.is_empty() && ((epoch + 1) % opts.valid_every.max(1) == 0 || epoch + 1 == opts.epochs);
-        let valid_start = Instant::now();
-        let score = match validate {
-            true => eval::evaluate_in_batches(&parser, valid_set, eval::batch_for(&parser.device)).overall.percent(),
-            false => 0.0,
-        };
-        let valid_seconds = valid_start.elapsed().as_secs_f64();
+        let (score, valid_seconds) = if validate { validation(&parser, valid_set) } else { (0.0, 0.0) };
         if validate {
             state.epoch_valid.push(score);
         }

@@ -24,7 +24,10 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     }
     let narrowed = narrow_block_type(action, tokens);
     let seen = covered(action, Spans::Pointed);
-    let free = |k: &usize| !seen.contains(k);
+    // A colour the parser read into a measure ("10 long brown" as a size) is no measure: the
+    // measures are read again from the words (`measures`), the colour only here.
+    let measured = measure_words(action);
+    let free = |k: &usize| !seen.contains(k) || (measured.contains(k) && canonical_colour(&tokens[*k]).is_some());
     let end = step.end.min(tokens.len());
     let colour = (step.start..end).filter(free).find(|k| canonical_colour(&tokens[*k]).is_some());
     let material = (step.start..end).filter(free).find(|k| Some(*k) != colour && is_material(&tokens[*k]));
@@ -43,6 +46,21 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     all.extend(added);
     schematic.set_and_items(all);
     true
+}
+
+/// The words the schematic's size and measure predicates point at.
+fn measure_words(action: &Action) -> Vec<usize> {
+    let Some(schematic) = action.schematic.as_ref() else { return Vec::new() };
+    let measures = |p: &Predicate| *p == Predicate::HasSize || super::measures::MEASURE_PREDICATES.contains(p);
+    schematic
+        .and_items()
+        .iter()
+        .filter_map(|i| match i {
+            WhereItem::Triple(t) if measures(&t.pred_text) => t.obj_span(),
+            _ => None,
+        })
+        .flat_map(|s| s.start..=s.end)
+        .collect()
 }
 
 /// A word a block type never holds: a shape ("wall"), a number or a unit ("20 blocks").

@@ -137,7 +137,7 @@ fn bare_measure(tokens: &[String], range: Range<usize>) -> Option<Predicate> {
     })
 }
 
-const MEASURE_PREDICATES: &[Predicate] =
+pub(super) const MEASURE_PREDICATES: &[Predicate] =
     &[Predicate::HasHeight, Predicate::HasWidth, Predicate::HasLength, Predicate::HasDepth, Predicate::HasThickness, Predicate::HasRadius];
 
 /// Is the schematic's shape upright (a wall, a fence), by its `has_name` words? It chooses how

@@ -176,19 +176,7 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
         let y = if vertical || t.exact { centre.y } else { ground(centre) };
         let b = footprint(centre, y);
         let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
-        // Unless the player typed coordinates, a build never cuts into what stands there (it may
-        // cut into a hillside: terrain the world made), and it stands on the ground, not on top
-        // of another build, unless asked to ("on top of").
-        let stands = |p: Pos| {
-            let block = turn.world.block_at(p);
-            block.is_solid() && !(block.is_natural() && turn.world.made_by_world(p))
-        };
-        let in_the_way = !t.exact
-            && (b.iter().any(stands)
-                || (!vertical && {
-                    let under = turn.world.block_at(Pos::new(centre.x, y - 1, centre.z));
-                    under.is_solid() && !under.is_natural()
-                }));
+        let in_the_way = !t.exact && in_the_way(turn, &b, centre, vertical);
         // Beside a thing means beside it: standing on its top (the ground under a pillar is its
         // top) overlaps it too. Above or below it, only its blocks are in the way (a tower's roof
         // inside its battlements is on top of it).
@@ -222,6 +210,60 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
     }
     let y = ground(centre);
     (sch.translated(footprint(centre, y).min), Some((64, away, why)))
+}
+
+/// Whether something stands where box `b` would go. A build never cuts into what stands there
+/// (it may cut into a hillside: terrain the world made), and it stands on the ground, not on top
+/// of another build, unless asked to (`vertical`: "on top of"); `centre` is the spot it is
+/// centred on.
+fn in_the_way(turn: &Turn, b: &BBox, centre: Pos, vertical: bool) -> bool {
+    let stands = |p: Pos| {
+        let block = turn.world.block_at(p);
+        block.is_solid() && !(block.is_natural() && turn.world.made_by_world(p))
+    };
+    b.iter().any(stands)
+        || (!vertical && {
+            let under = turn.world.block_at(Pos::new(centre.x, b.min.y - 1, centre.z));
+            under.is_solid() && !under.is_natural()
+        })
+}
+
+/// How many of the thing to build: "build 3 towers" (an ordinal on the schematic, or a count
+/// before the plural), or "build a tower 3 times" (a repeat, which becomes copies: N things
+/// beside each other, never the same build N times over in one spot).
+fn copies_asked(turn: &Turn, s: &crate::logical_form::Schematic, req: &ShapeRequest, times: &mut Times) -> Result<usize> {
+    let copies = s
+        .filters
+        .as_ref()
+        .and_then(|f| f.selector.as_ref())
+        .and_then(|sel| sel.as_selector())
+        .and_then(|sel| match &sel.ordinal {
+            Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
+            _ => None,
+        })
+        .or(req.count.map(i64::from))
+        .unwrap_or(1);
+    let copies = match *times {
+        // The count may be read twice over ("two" as a count and as a repeat): once.
+        Times::Count(n) if n > 1 && (copies == 1 || copies == i64::from(n)) => {
+            *times = Times::Count(1);
+            i64::from(n)
+        }
+        _ => copies,
+    };
+    if !(1..=MAX_COPIES).contains(&copies) {
+        return Err(Problem::say(format!("I can build between 1 and {MAX_COPIES} copies at a time.")));
+    }
+    Ok(copies as usize)
+}
+
+/// A request for "one" that says no colour, material or measure of its own ("another one").
+fn says_nothing_of_its_own(r: &ShapeRequest) -> bool {
+    r.colour.is_none()
+        && r.block_type.is_none()
+        && r.size_words.is_empty()
+        && r.size.is_none_or(|n| n == 1)
+        && [r.radius, r.width, r.height, r.length, r.depth, r.thickness].iter().all(Option::is_none)
 }
 
 /// The shape of the thing an earlier step of the line made ("a red cube" → "cube").
@@ -300,12 +342,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
             ShapeAsk::Shape(mut r) if crate::lexicon::lexicon().is(crate::lexicon::Class::GenericThing, &r.name) => {
                 // "another one", "one more": nothing of its own said, so the same thing again,
                 // colour and size included.
-                let plain = r.colour.is_none()
-                    && r.block_type.is_none()
-                    && r.size_words.is_empty()
-                    && r.size.is_none_or(|n| n == 1)
-                    && [r.radius, r.width, r.height, r.length, r.depth, r.thickness].iter().all(Option::is_none);
-                let Some(shape) = earlier_shape(turn).filter(|_| !plain) else {
+                let Some(shape) = earlier_shape(turn).filter(|_| !says_nothing_of_its_own(&r)) else {
                     // "build it over here", "make another one": a copy of the thing talked about.
                     return again(turn, a, times);
                 };
@@ -323,32 +360,8 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
             },
         };
         let sch = schematics::generate(&req, limits).map_err(|e| Problem::say(e.to_string()))?;
-        // "build 3 towers": an ordinal on the schematic asks for copies.
-        let copies = s
-            .filters
-            .as_ref()
-            .and_then(|f| f.selector.as_ref())
-            .and_then(|sel| sel.as_selector())
-            .and_then(|sel| match &sel.ordinal {
-                Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
-                _ => None,
-            })
-            .or(req.count.map(i64::from))
-            .unwrap_or(1);
-        // "build two green pillars", "build a tower 3 times": N things beside each other, never
-        // the same build N times over in one spot.
-        let copies = match times {
-            // The count may be read twice over ("two" as a count and as a repeat): once.
-            Times::Count(n) if n > 1 && (copies == 1 || copies == i64::from(n)) => {
-                times = Times::Count(1);
-                i64::from(n)
-            }
-            _ => copies,
-        };
-        if !(1..=MAX_COPIES).contains(&copies) {
-            return Err(Problem::say(format!("I can build between 1 and {MAX_COPIES} copies at a time.")));
-        }
-        (sch, (label_of(&req), made_of(&req)), copies as usize)
+        let copies = copies_asked(turn, s, &req, &mut times)?;
+        (sch, (label_of(&req), made_of(&req)), copies)
     } else if a.reference_object.is_some() {
         return super::copy::copy(turn, a, times);
     } else if a.location.is_some() && turn.antecedent.as_ref().is_some_and(|x| x.object.is_some()) {
