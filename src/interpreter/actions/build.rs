@@ -11,7 +11,7 @@ use crate::schematics::{self, Schematic, ShapeRequest};
 use crate::tasks::{Build as BuildTask, Limits, Task, TaskError, TaskKind, Times};
 use crate::world::{BBox, Block, Pos};
 
-use super::{Plan, push, span_number};
+use super::{Plan, push};
 use crate::interpreter::context::Turn;
 use crate::interpreter::problem::{Problem, Result};
 
@@ -232,17 +232,7 @@ fn in_the_way(turn: &Turn, b: &BBox, centre: Pos, vertical: bool) -> bool {
 /// before the plural), or "build a tower 3 times" (a repeat, which becomes copies: N things
 /// beside each other, never the same build N times over in one spot).
 fn copies_asked(turn: &Turn, s: &crate::logical_form::Schematic, req: &ShapeRequest, times: &mut Times) -> Result<usize> {
-    let copies = s
-        .filters
-        .as_ref()
-        .and_then(|f| f.selector.as_ref())
-        .and_then(|sel| sel.as_selector())
-        .and_then(|sel| match &sel.ordinal {
-            Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
-            _ => None,
-        })
-        .or(req.count.map(i64::from))
-        .unwrap_or(1);
+    let copies = super::ordinal_count(turn, s.filters.as_ref()).or(req.count.map(i64::from)).unwrap_or(1);
     let copies = match *times {
         // The count may be read twice over ("two" as a count and as a repeat): once.
         Times::Count(n) if n > 1 && (copies == 1 || copies == i64::from(n)) => {

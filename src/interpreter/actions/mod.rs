@@ -76,6 +76,15 @@ pub(super) fn span_number(turn: &Turn, span: Option<Span>) -> Option<i64> {
     number(&turn.words(span?))
 }
 
+/// The number an ordinal on the filters says ("build *3* towers", "spawn *two* pigs").
+pub(super) fn ordinal_count(turn: &Turn, filters: Option<&crate::logical_form::Filters>) -> Option<i64> {
+    let selector = filters?.selector.as_ref()?.as_selector()?;
+    match &selector.ordinal {
+        Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
+        _ => None,
+    }
+}
+
 /// A block a player names in a condition ("until you hit stone", "until you reach water"): a
 /// block name, or a word the lexicon knows for one ("rock", "the sea").
 fn terrain_block(words: &[String]) -> Option<Block> {

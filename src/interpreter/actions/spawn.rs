@@ -56,15 +56,7 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         return Err(Problem::say(format!("I don't know how to spawn \"{}\".", words.join(" "))));
     };
     turn.allowed([&mob])?;
-    let count = r
-        .filters
-        .as_ref()
-        .and_then(|f| f.selector.as_ref())
-        .and_then(|s| s.as_selector())
-        .and_then(|s| match &s.ordinal {
-            Some(crate::logical_form::Ordinal::Span(sp)) => span_number(turn, Some(*sp)),
-            _ => None,
-        })
+    let count = super::ordinal_count(turn, r.filters.as_ref())
         .or_else(|| r.text_span.and_then(|s| span_number(turn, Some(s))))
         .or_else(|| {
             // "some cows", "several sheep": more than one without a number; a plural alone, two.
