@@ -65,10 +65,12 @@ fn strip_punctuation(raw: &str) -> &str {
 /// The pieces of a whitespace-separated word between its commas and semicolons; a number with
 /// thousands groups (`1,000`, `12,500,000`) stays whole.
 fn part_at_commas(raw: &str) -> Vec<&str> {
+    if !raw.contains([',', ';']) {
+        return vec![raw];
+    }
     let mut groups = raw.trim_end_matches(is_edge_punctuation).split(',');
     let lead = groups.next().unwrap_or("").trim_start_matches(is_edge_punctuation);
-    let thousands = raw.contains(',')
-        && (1..=3).contains(&lead.len())
+    let thousands = (1..=3).contains(&lead.len())
         && lead.bytes().all(|b| b.is_ascii_digit())
         && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()));
     if thousands { vec![raw] } else { raw.split([',', ';']).filter(|p| !p.is_empty()).collect() }

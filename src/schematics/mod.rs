@@ -156,10 +156,7 @@ fn two_colours(colour: Option<&str>) -> (Option<&str>, Option<&str>) {
 /// `[one_block]`, singular or plural); "a big block" or "a block of 3" is a cube like any other.
 fn one_block(req: &ShapeRequest) -> Option<ShapeRequest> {
     let said_size = req.size.or(req.radius).or(req.width).or(req.height).or(req.length).or(req.depth).is_some();
-    let lexicon = crate::lexicon::lexicon();
-    let name = req.name.trim();
-    let block = lexicon.is(crate::lexicon::Class::OneBlock, name)
-        || catalogue::resolve(name).is_ok_and(|r| r.word == name.trim_end_matches('s') && lexicon.is(crate::lexicon::Class::OneBlock, r.word));
+    let block = catalogue::resolve(&req.name).is_ok_and(|r| crate::lexicon::lexicon().is(crate::lexicon::Class::OneBlock, r.word));
     (block && !said_size && req.size_words.is_empty() && req.hollow.is_none()).then(|| ShapeRequest { size: Some(1), ..req.clone() })
 }
 
