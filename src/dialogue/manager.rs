@@ -351,7 +351,8 @@ impl DialogueManager {
             }
             (d, n) => d.or(n),
         };
-        surer.map(|r| Understood { fixes, ..r })
+        let surer = surer.map(|r| Understood { fixes, ..r });
+        self.request_after_remark(speaker, memory, chat, surer)
     }
 
     fn route(&mut self, cx: &mut Context, text: &str, lf: &LogicalForm) -> Vec<String> {

@@ -1,11 +1,13 @@
-//! Several questions in one line ("where are you and what are you doing"): each part is handled
-//! as a line of its own, in order, when every part reads as a question. A line that mixes a
-//! command with a question is left whole: the steps of a command are [`super::steps`]' job.
+//! Several things in one line. Questions ("where are you and what are you doing"): each part is
+//! handled as a line of its own, in order, when every part reads as a question. A line that
+//! mixes a command with a question is left whole: the steps of a command are [`super::steps`]'
+//! job. A remark before a request ("ngl that wall is ugly, tear it down"): the request.
 
 use super::context::Context;
 use super::manager::DialogueManager;
 use crate::logical_form::DialogueType;
-use crate::understanding::{Source, several};
+use crate::memory::Memory;
+use crate::understanding::{Reading as Understood, Source, several};
 
 impl DialogueManager {
     /// The questions of `chat` when it asks several; `None` for a line of one question, or when
@@ -18,5 +20,21 @@ impl DialogueManager {
             })
         };
         parts.iter().all(asks).then_some(parts)
+    }
+
+    /// `whole`, the reading of the whole line, unless it is chit-chat (or too unsure even to
+    /// ask back) and the line's last sentence is a request read surely enough to ask back at
+    /// least: "ngl that wall is ugly, tear it down" is "tear it down".
+    pub(super) fn request_after_remark(&self, speaker: &str, memory: &Memory, chat: &str, whole: Option<Understood>) -> Option<Understood> {
+        let chat_only = whole.as_ref().is_none_or(|r| r.lf.dialogue_type == DialogueType::Noop || r.confidence < self.guess_confidence);
+        if chat_only
+            && let Some(last) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t))
+            && let Some(request) = self.understand(speaker, memory, &last)
+            && request.lf.dialogue_type == DialogueType::HumanGiveCommand
+            && request.confidence >= self.guess_confidence
+        {
+            return Some(request);
+        }
+        whole
     }
 }

@@ -95,6 +95,8 @@ sections! {
         SuperlativeTail = "superlative_tail",
         BotWords = "bot_words",
         NotPlural = "not_plurals",
+        /// Words between a thing and its material ("a wall *of* oak planks").
+        MaterialLead = "material_leads",
         /// Nouns counted without a plural ("10 bread").
         MassNoun = "mass_nouns",
         Article = "articles",
@@ -109,6 +111,8 @@ sections! {
         NameLead = "name_leads",
         NamingOpening = "naming_openings",
         CallVerb = "call_verbs",
+        /// Words after a thing being built that give its name ("a tower *named* rex").
+        NamedWord = "named_words",
         RememberVerb = "remember_verbs",
         NameBreaker = "name_breakers",
         /// What a player thinks of a thing ("ugly", "cool"), never a name for it.

@@ -71,7 +71,15 @@ const RANKING_TOKENS: &[&str] = &[
     "v:SIZE", "v:WIDTH",
 ];
 
+/// Tokens that write how many things a command is about (a count said in the words: "4 pillars").
+const COUNT_TOKENS: &[&str] = &["k:selector", "k:ordinal", "k:return_quantity", "v:RANDOM", "k:same", "v:ALLOWED", "v:DISALLOWED"];
+
 impl Choice {
+    /// Did the choice decide how a count is written?
+    pub fn counts(&self) -> bool {
+        COUNT_TOKENS.contains(&self.token.as_str())
+    }
+
     /// What the choice decided.
     pub fn about(&self) -> About {
         if MEASURE_TOKENS.contains(&self.token.as_str()) {

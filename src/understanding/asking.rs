@@ -19,7 +19,11 @@ use crate::logical_form::{
 
 /// The question's form, if the prepared line is exactly one of these questions.
 pub fn read(text: &str) -> Option<LogicalForm> {
-    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    // "what did i call the cube *again*", "how tall is it *btw*": the closing asks nothing.
+    while let Some(n) = (1..words.len()).rev().find(|&n| lexicon().phrase_at(Class::Closing, &words, words.len() - n) == Some(n)) {
+        words.truncate(words.len() - n);
+    }
     let filters = where_am_i(text)
         .or_else(|| what_is_at(&words))
         .or_else(|| blocks_in(&words))
@@ -269,6 +273,15 @@ mod tests {
             "is there something around here",
         ] {
             assert_eq!(output(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_closing_word_is_no_part_of_the_thing_asked_about() {
+        for line in ["what did i call the cube again", "what did i call the cube"] {
+            let lf = read(line).expect(line).to_json_value();
+            let clause = lf.pointer("/filters/where_clause/AND").expect(line).to_string();
+            assert!(clause.contains("[5,5]") && !clause.contains("[6,6]"), "{line}: {clause}");
         }
     }
 }

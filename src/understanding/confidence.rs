@@ -17,11 +17,14 @@ pub(super) struct FromWords {
     /// The words of things described as one run ("the yellow cube"): where the parser put the
     /// name's first word ([`super::details::described_things`]).
     pub named: Vec<usize>,
+    /// The words of a count of things to build ("*4* pillars"): how the form writes a count
+    /// (its selector) was settled by them.
+    pub counted: Vec<usize>,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty()
+        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty()
     }
 }
 
@@ -41,6 +44,7 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         .filter(|c| !(read.described && matches!(c.token.as_str(), "v:has_colour" | "v:has_block_type")))
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.measured.contains(&k))))
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.named.contains(&k))))
+        .filter(|c| read.counted.is_empty() || !c.counts() && c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.counted.contains(&k))))
         .map(|c| c.log_prob)
         .sum();
     log.exp()

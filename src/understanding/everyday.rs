@@ -156,14 +156,13 @@ pub fn is_stop(normalized: &str) -> bool {
     !stops.is_empty() && !turned
 }
 
-/// "two blue spheres pls", "a big red cube", "tower 20 blocks high": a line that only names
-/// things to build (counts, sizes, colours, materials, then a shape; or the shape, then its
-/// measures) is a request to build them, as "build …". `None` unless the core of the line is
-/// exactly that.
+/// "two blue spheres pls", "a big red cube", "a 7 wide 2 tall wall of oak planks", "tower 20
+/// blocks high": a line that only names things to build (counts, sizes, colours, materials and
+/// measures, then a shape, then perhaps its material; or the shape, then its measures) is a
+/// request to build them, as "build …". `None` unless the core of the line is exactly that.
 pub fn only_things(normalized: &str) -> Option<String> {
     let text = core(normalized).unwrap_or_else(|| normalized.to_string());
     let words: Vec<&str> = text.split_whitespace().collect();
-    let (last, before) = words.split_last()?;
     let lx = lexicon();
     let describes = |w: &&str| {
         lx.is(Class::Indefinite, w)
@@ -171,18 +170,22 @@ pub fn only_things(normalized: &str) -> Option<String> {
             || lx.value(crate::lexicon::Values::Number, w).is_some()
             || w.parse::<u32>().is_ok()
     };
-    // "the tower" points at one that is there; a lone "tower" may answer something else.
-    let new_things = !before.is_empty() && before.iter().all(describes);
-    if new_things && crate::schematics::is_known_shape(last) && !lx.is(Class::GenericThing, last) {
-        return Some(format!("build {text}"));
-    }
-    // "tower, 15 high, 3 wide, blue", "pyramid 9 wide": the shape first, then only measures and
-    // colours, with at least one number.
-    let start = usize::from(words.first().is_some_and(|w| lx.is(Class::Indefinite, w)));
-    let (shape, after) = words.get(start..)?.split_first()?;
     let measure = |w: &&str| describes(w) || lx.unit(w).is_some() || lx.dimension(w).is_some() || lx.is(Class::By, w) || lx.is(Class::MeasureGlue, w);
-    let measured = after.iter().any(|w| w.parse::<u32>().is_ok()) && after.iter().all(measure);
-    (measured && crate::schematics::is_known_shape(shape) && !lx.is(Class::GenericThing, shape)).then(|| format!("build {text}"))
+    let shape = words.iter().position(|w| crate::schematics::is_known_shape(w) && !lx.is(Class::GenericThing, w))?;
+    let (before, after) = (&words[..shape], &words[shape + 1..]);
+    // "… of oak planks", "… made out of gold": what it is made of, last.
+    let made_of = (0..after.len()).find_map(|k| lx.phrase_at(Class::MaterialLead, after, k).map(|n| (k, n)));
+    let (measures, material) = match made_of {
+        Some((k, n)) => (&after[..k], &after[k + n..]),
+        None => (after, &[][..]),
+    };
+    let made = material.iter().all(|w| lx.describes(w)) && (made_of.is_none() || !material.is_empty());
+    // "the tower" points at one that is there; a lone "tower" may answer something else.
+    let described_first = !before.is_empty() && before.iter().all(measure) && before.iter().any(describes);
+    // "tower, 15 high, 3 wide, blue", "pyramid 9 wide": the shape first, with at least one number.
+    let a = |w: &[&str]| w.iter().all(|x| lx.is(Class::Indefinite, x));
+    let measured_after = a(before) && measures.iter().any(|w| w.parse::<u32>().is_ok());
+    (made && measures.iter().all(measure) && (described_first || measured_after)).then(|| format!("build {text}"))
 }
 
 /// A line that names only what it wants, read as the request it is: "two blue spheres pls"
@@ -288,6 +291,12 @@ mod tests {
         assert_eq!(only_things("tower 15 high 3 wide blue").as_deref(), Some("build tower 15 high 3 wide blue"));
         assert_eq!(only_things("pyramid 9 wide").as_deref(), Some("build pyramid 9 wide"));
         assert_eq!(only_things("tower of london"), None);
+        assert_eq!(only_things("a 7 wide 2 tall wall of oak planks").as_deref(), Some("build a 7 wide 2 tall wall of oak planks"));
+        assert_eq!(only_things("two big red cubes").as_deref(), Some("build two big red cubes"));
+        assert_eq!(only_things("a tower made out of gold").as_deref(), Some("build a tower made out of gold"));
+        assert_eq!(only_things("a red cube is nice"), None);
+        assert_eq!(only_things("the tower 10 high"), None);
+        assert_eq!(only_things("a tower of"), None);
         assert_eq!(wanted_things("a dome would look sick right here").as_deref(), Some("build a dome right here"));
         assert_eq!(wanted_things("some stairs going up would be nice").as_deref(), Some("build some stairs going up"));
         assert_eq!(wanted_things("i want a 3 x 3 x 3 glass cube").as_deref(), Some("build a 3 x 3 x 3 glass cube"));

@@ -190,22 +190,27 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
 
 /// "build 2 towers", "make three cubes": a number right before a plural shape is how many to
 /// build, never a size. Written as the schematic's selector (the annotations' convention), with
-/// any measure the parser hung on the number taken off. Returns whether the form changed.
-pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
-    let Some(schematic) = action.schematic.as_mut() else { return false };
+/// any measure the parser hung on the number taken off. Returns whether the form changed, and
+/// the count's words when the form now says that count (written here, or by the parser).
+pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> (bool, Vec<usize>) {
+    let Some(schematic) = action.schematic.as_mut() else { return (false, Vec::new()) };
     let end = step.end.min(tokens.len());
     let found = (step.start..end).find_map(|k| {
         let (v, n) = read_number(&tokens[..end], k)?;
         // "2 red cubes", "a couple of small green cubes": words that describe may come between.
         let lx = lexicon();
-        let noun = tokens[k + n..end].iter().find(|w| *w != "of" && !lx.describes(w))?;
-        // "10 blocks" is a distance or a size, never ten cubes.
-        let unit = is_unit(noun);
+        let at = (k + n..end).find(|&j| tokens[j] != "of" && !lx.describes(&tokens[j]))?;
+        let noun = &tokens[at];
+        // "10 blocks" is a distance or a size, never ten cubes; "5 gold blocks" are blocks.
+        let unit = is_unit(noun) && at == k + n;
         ((2..=12).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))
     });
-    let Some((k, n)) = found else { return false };
-    if schematic.filters.as_ref().is_some_and(|f| f.selector.is_some()) {
-        return false;
+    let Some((k, n)) = found else { return (false, Vec::new()) };
+    let said = Span::new(k, k + n - 1);
+    if let Some(selector) = schematic.filters.as_ref().and_then(|f| f.selector.as_ref()) {
+        // The parser wrote this very count: its doubts about how no longer count.
+        let same = matches!(selector, SelectorArg::Selector(s) if s.ordinal == Some(crate::logical_form::Ordinal::Span(said)));
+        return (false, if same { (k..k + n).collect() } else { Vec::new() });
     }
     let kept: Vec<WhereItem> = schematic
         .and_items()
@@ -213,12 +218,12 @@ pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool
         .filter(|i| !matches!(i, WhereItem::Triple(t) if t.obj_span().is_some_and(|s| s.range().contains(&k))))
         .collect();
     let selector = Selector {
-        ordinal: Some(crate::logical_form::Ordinal::Span(Span::new(k, k + n - 1))),
+        ordinal: Some(crate::logical_form::Ordinal::Span(said)),
         return_quantity: Some(crate::logical_form::ReturnQuantity::Kind(crate::logical_form::QuantityKind::Random)),
         ..Selector::default()
     };
     schematic.set_and_items(kept).selector = Some(SelectorArg::Selector(Box::new(selector)));
-    true
+    (true, (k..k + n).collect())
 }
 
 #[cfg(test)]
@@ -279,17 +284,22 @@ mod tests {
         let t = tokenize("build 2 towers");
         let mut action = act(json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [
             {"pred_text": "has_name", "obj_text": [0, [2, 2]]}, {"pred_text": "has_height", "obj_text": [0, [1, 1]]}]}}}}));
-        assert!(count(&mut action, &t, 0..t.len()));
+        assert_eq!(count(&mut action, &t, 0..t.len()), (true, vec![1]));
         let f = val(&action).pointer("/schematic/filters").unwrap().to_string();
         assert!(f.contains(r#""ordinal":[0,[1,1]]"#) && !f.contains("has_height"), "{f}");
+        // Written by the parser already: unchanged, and the count's words are still its.
+        assert_eq!(count(&mut action, &t, 0..t.len()), (false, vec![1]));
         for line in ["build a red cube 10 blocks east of here", "make a line 8 blocks long"] {
             let t = tokenize(line);
             let mut action = act(json!({"action_type": "BUILD", "schematic": {}}));
-            assert!(!count(&mut action, &t, 0..t.len()), "{line}");
+            assert_eq!(count(&mut action, &t, 0..t.len()), (false, vec![]), "{line}");
         }
+        let t = tokenize("put 5 gold blocks");
+        let mut action = act(json!({"action_type": "BUILD", "schematic": {}}));
+        assert_eq!(count(&mut action, &t, 0..t.len()), (true, vec![1]));
         let t = tokenize("build a tower 2 high");
         let mut action = act(json!({"action_type": "BUILD", "schematic": {}}));
-        assert!(!count(&mut action, &t, 0..t.len()));
+        assert_eq!(count(&mut action, &t, 0..t.len()), (false, vec![]));
     }
 
     #[test]

@@ -450,6 +450,7 @@ impl Understanding {
         let mut located = false;
         let mut ranked = false;
         let mut described = false;
+        let mut counted = Vec::new();
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             changed |= on(Rule::SpawnRepair) && giving::repair_spawn(action, &tokens);
@@ -472,7 +473,11 @@ impl Understanding {
             changed |= typed || !moved.is_empty() || related;
             located |= typed || !moved.is_empty() || related;
             covered.extend(moved);
-            changed |= on(Rule::Count) && measures::count(action, &tokens, step.clone());
+            if on(Rule::Count) {
+                let (wrote, words) = measures::count(action, &tokens, step.clone());
+                changed |= wrote;
+                counted.extend(words);
+            }
             let found = if on(Rule::Measures) { measures::repair(action, &tokens, step) } else { Vec::new() };
             changed |= !found.is_empty();
             covered.extend(found.into_iter().flat_map(|m| m.words));
@@ -487,7 +492,7 @@ impl Understanding {
             }
         }
         let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
-        (r, FromWords { measured: covered, located, ranked, described, named })
+        (r, FromWords { measured: covered, located, ranked, described, named, counted })
     }
 }
 

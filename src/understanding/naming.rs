@@ -82,6 +82,26 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     super::checked(text, form)
 }
 
+/// "build a tower named rex": a thing built and named in one step, said as the two steps the
+/// rest of understanding reads ("build a tower and call it rex"). Only after a shape in a step
+/// whose verb builds; the name runs to the step's end ("… named rex then go to it").
+pub fn named_when_built(text: &str) -> Option<String> {
+    let lx = lexicon();
+    let w: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    let steps = super::sequence::steps(&w);
+    for step in &steps {
+        let builds = w[step.clone()].iter().find(|x| !lx.is(Class::Opening, x)).is_some_and(|v| lx.verb(v) == Some(crate::logical_form::ActionType::Build));
+        let named = (step.start + 2..step.end.saturating_sub(1)).find(|&k| lx.is(Class::NamedWord, &w[k]) && crate::schematics::is_known_shape(&w[k - 1]));
+        if let (true, Some(k)) = (builds, named) {
+            let mut out = w[..k].to_vec();
+            out.extend(["and", "call", "it"].map(String::from));
+            out.extend(w[k + 1..].iter().cloned());
+            return Some(out.join(" "));
+        }
+    }
+    None
+}
+
 /// Where "is" stands in "that glass thing is the window" / "this tower is called bob" / "that
 /// blue ball is blobby" (from `i`): a pointing word, one to three words of what it is, "is",
 /// then an article or a naming verb, or one last word the lexicon does not know after a shape
@@ -183,6 +203,15 @@ mod tests {
         assert_eq!(tag("its name is skreeb").as_deref(), Some("skreeb"));
         assert_eq!(tag("i 'm gonna name this one casa").as_deref(), Some("casa"));
         assert_eq!(tag("that tower is my house"), None);
+    }
+
+    #[test]
+    fn a_name_given_in_a_build_is_a_step_of_its_own() {
+        assert_eq!(named_when_built("build a tower named rex").as_deref(), Some("build a tower and call it rex"));
+        assert_eq!(named_when_built("ok make a red cube called big red then come here").as_deref(), Some("ok make a red cube and call it big red then come here"));
+        assert_eq!(named_when_built("go to the tower named rex"), None);
+        assert_eq!(named_when_built("build a tower named"), None);
+        assert_eq!(named_when_built("build a tower here"), None);
     }
 
     #[test]

@@ -82,9 +82,11 @@ pub(super) fn normalized(chat: &str) -> String {
     if on(Rule::SplitTimes) { split_times(&line) } else { line }
 }
 
-/// The lexicon's rewrites applied ([`everyday::plain_verbs`]).
+/// The lexicon's rewrites applied ([`everyday::plain_verbs`]), and a name given in a build said
+/// as a naming step of its own ([`super::naming::named_when_built`]).
 pub(super) fn rewritten(text: &str) -> String {
-    if on(Rule::Rewrites) { everyday::plain_verbs(text) } else { text.to_string() }
+    let text = if on(Rule::Rewrites) { everyday::plain_verbs(text) } else { text.to_string() };
+    if on(Rule::Naming) { super::naming::named_when_built(&text).unwrap_or(text) } else { text }
 }
 
 #[cfg(test)]

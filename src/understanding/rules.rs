@@ -52,6 +52,9 @@ pub enum Rule {
     Steps,
     /// Several questions in one line, each answered ([`super::several`]).
     SeveralQuestions,
+    /// A request after a remark read alone when the whole line is chit-chat
+    /// ([`super::several::request_after_remark`]).
+    RequestAfterRemark,
     /// The repairs of a parsed form from its words: spawn counts, colours and materials,
     /// rankings, coordinates, distances, relations, counts and measures.
     SpawnRepair,
@@ -71,7 +74,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 31] = [
+    pub const ALL: [Rule; 32] = [
         Rule::AxisNames,
         Rule::StepPunctuation,
         Rule::SplitTimes,
@@ -92,6 +95,7 @@ impl Rule {
         Rule::Core,
         Rule::Steps,
         Rule::SeveralQuestions,
+        Rule::RequestAfterRemark,
         Rule::SpawnRepair,
         Rule::Details,
         Rule::RankingRepair,

@@ -1,8 +1,10 @@
-//! Several questions in one line: "where are you and what are you doing", "how far is the red
-//! tower? how tall is it?". Players ask two things at once; each is read and answered on its
-//! own, in order, so the second is never lost. Only the cut is made here (at a question mark,
-//! or at a joining word such as "and" before a word that opens a question); whether every part really is a
-//! question is the dialogue's to check, with each part's reading.
+//! Several things said in one line. Questions: "where are you and what are you doing", "how far
+//! is the red tower? how tall is it?" — players ask two things at once; each is read and
+//! answered on its own, in order, so the second is never lost. A remark before a request: "ngl
+//! that wall is ugly, tear it down" — the request is the last sentence. Only the cut is made
+//! here (at a question mark, or at a joining word such as "and" before a word that opens a
+//! question; at the last mark between sentences); whether every part really is a question, or
+//! the last one a request, is the dialogue's to check, with each part's reading.
 
 use super::rules::{Rule, on};
 use crate::lexicon::{Class, lexicon};
@@ -56,6 +58,29 @@ pub fn questions(chat: &str) -> Option<Vec<String>> {
     asked.filter(|a| a.len() > 1)
 }
 
+/// The last sentence of `chat` when it opens (after any small opening) with a verb that starts
+/// a step, and something was said before it: "ngl that wall is ugly, tear it down" → "tear it
+/// down". `prepare` is understanding's step 1, so shorthand counts ("gimme 3" opens with
+/// "give").
+pub fn request_after_remark(chat: &str, prepare: impl Fn(&str) -> String) -> Option<String> {
+    if !on(Rule::RequestAfterRemark) {
+        return None;
+    }
+    let lx = lexicon();
+    let cut = chat.trim_end_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace()).rfind([',', '.', '?', '!', ';'])?;
+    let (before, last) = (&chat[..cut], chat[cut + 1..].trim());
+    if normalize(before).is_empty() || last.is_empty() {
+        return None;
+    }
+    let prepared = prepare(last);
+    let words: Vec<&str> = prepared.split_whitespace().collect();
+    let mut k = 0;
+    while let Some(n) = [Class::Opening, Class::Filler, Class::Politeness].into_iter().find_map(|c| lx.phrase_at(c, &words, k)) {
+        k += n;
+    }
+    words.get(k).is_some_and(|w| lx.is(Class::StepVerb, w) || lx.is(Class::CommandStart, w)).then(|| last.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +94,15 @@ mod tests {
         assert_eq!(questions("what is the red tower and the blue tower made of"), None);
         assert_eq!(questions("where are you"), None);
         assert_eq!(questions("build a tower and where are you"), None);
+    }
+
+    #[test]
+    fn a_request_after_a_remark_is_the_last_sentence() {
+        let same = |t: &str| normalize(t);
+        assert_eq!(request_after_remark("ngl that wall is ugly, tear it down", same).as_deref(), Some("tear it down"));
+        assert_eq!(request_after_remark("i'm bored. ok now build a red tower!!", same).as_deref(), Some("ok now build a red tower!!"));
+        assert_eq!(request_after_remark("that wall is ugly", same), None);
+        assert_eq!(request_after_remark("nice, thanks", same), None);
+        assert_eq!(request_after_remark(", build a tower", same), None);
     }
 }

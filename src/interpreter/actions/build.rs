@@ -265,7 +265,10 @@ fn earlier_shape(turn: &Turn) -> Option<String> {
 
 fn label_of(req: &ShapeRequest) -> String {
     let mut words: Vec<String> = req.size_words.clone();
-    if let Some(c) = &req.colour {
+    // "gold" may be both the colour and the material: say it once ("a gold block").
+    if let Some(c) = &req.colour
+        && req.block_type.as_deref().is_none_or(|m| !m.split(' ').any(|w| w == c))
+    {
         words.push(c.clone());
     }
     if let Some(m) = &req.block_type
