@@ -179,7 +179,7 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         Some(AttributeName::Height | AttributeName::Width | AttributeName::Size) => match first.bbox {
             Some(b) => {
                 let noun = describe::noun(turn.memory, id);
-                format!("{} is {}.", capital(&the), super::actions::build::size_phrase(&noun, b))
+                format!("{} is {}.", capital(&the), super::actions::build::size_phrase(&noun, b, None))
             }
             None => format!("I can't tell how big {the} is."),
         },

@@ -22,7 +22,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     if action.action_type != ActionType::Build || action.schematic.is_none() {
         return false;
     }
-    let narrowed = narrow_block_type(action, tokens);
+    let narrowed = narrow_block_type(action, tokens) | not_the_places(action);
     let seen = covered(action, Spans::Pointed);
     // A colour the parser read into a measure ("10 long brown" as a size) is no measure: the
     // measures are read again from the words (`measures`), the colour only here.
@@ -45,6 +45,34 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     let mut all = schematic.and_items();
     all.extend(added);
     schematic.set_and_items(all);
+    true
+}
+
+/// "build a tower 10 blocks north of *the green cube*": a colour or material the parser gave the
+/// thing built from the words of its place describes the thing it is placed by, never the new
+/// one: it moves to that thing. Returns whether one moved.
+fn not_the_places(action: &mut Action) -> bool {
+    let Some(crate::logical_form::LocationArg::Location(l)) = action.location.as_ref() else { return false };
+    let place = [l.text_span, l.reference_object.as_ref().and_then(|r| r.text_span)];
+    let Some(schematic) = action.schematic.as_mut() else { return false };
+    let items = schematic.and_items();
+    // The thing's own words come before its name ("a *red* tower 10 blocks north of …").
+    let name_end = items.iter().find_map(|i| match i {
+        WhereItem::Triple(t) if t.pred_text == Predicate::HasName => t.obj_span().map(|s| s.end),
+        _ => None,
+    });
+    let in_place = |s: Span| name_end.is_some_and(|n| s.start > n) && place.iter().flatten().any(|p| p.start <= s.start && s.end <= p.end);
+    let (moved, kept): (Vec<WhereItem>, Vec<WhereItem>) = items
+        .into_iter()
+        .partition(|i| matches!(i, WhereItem::Triple(t) if matches!(t.pred_text, Predicate::HasColour | Predicate::HasBlockType) && t.obj_span().is_some_and(in_place)));
+    if moved.is_empty() {
+        return false;
+    }
+    schematic.set_and_items(kept);
+    let thing = action.location_mut().and_then(|l| l.reference_object.as_mut()).and_then(|r| r.filters.as_mut());
+    if let Some(crate::logical_form::Filters { where_clause: Some(WhereClause::And(said)), .. }) = thing {
+        said.extend(moved);
+    }
     true
 }
 
@@ -202,6 +230,22 @@ mod tests {
         items.push(WhereItem::Triple(Triple::new(said, Span::word(0))));
         schematic.set_and_items(items);
         action
+    }
+
+    #[test]
+    fn the_colour_of_the_thing_a_build_is_placed_by_is_not_the_builds() {
+        let text = "build a tower 10 blocks north of the green cube";
+        let lf = crate::logical_form::validate_json(text, r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+            "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"obj_text": [0, [9, 9]], "pred_text": "has_name"}]}}, "text_span": [0, [9, 9]]},
+                "relative_direction": "FRONT", "steps": [0, [3, 3]], "text_span": [0, [5, 9]]},
+            "schematic": {"filters": {"where_clause": {"AND": [{"obj_text": [0, [2, 2]], "pred_text": "has_name"}, {"obj_text": [0, [8, 8]], "pred_text": "has_colour"}]}}}}]}"#).unwrap();
+        let mut action = lf.actions()[0].clone();
+        let t = tokenize(text);
+        assert!(repair(&mut action, &t, 0..t.len()));
+        assert!(!action.schematic.as_ref().unwrap().has_predicate(Predicate::HasColour));
+        // It describes the cube the tower is placed by.
+        let place = serde_json::to_string(&action.location).unwrap();
+        assert!(place.contains("has_colour"), "{place}");
     }
 
     #[test]

@@ -29,12 +29,14 @@ pub struct Build {
     pub copies: usize,
     /// The object this build finishes (a build cut off by a restart).
     pub finishing: Option<MemoryId>,
+    /// The speaker's right when the build was turned to face them: its width runs this way.
+    pub across: Option<Pos>,
 }
 
 impl Build {
     /// A build of one new thing (or `copies` of it) that memory names from `made`.
     pub fn making(blocks: Vec<(Pos, Block)>, label: impl Into<String>, made: Made, copies: usize) -> Build {
-        Build { blocks, label: label.into(), made: Some(made), copies: copies.max(1), finishing: None }
+        Build { blocks, label: label.into(), made: Some(made), copies: copies.max(1), finishing: None, across: None }
     }
 }
 
@@ -55,7 +57,7 @@ impl Recipe for Build {
         let one = self.blocks.chunks(per).next()?;
         let (first, _) = one.first()?;
         let bbox = one.iter().fold(BBox::new(*first, *first), |b, (p, _)| b.union(&BBox::new(*p, *p)));
-        Some(format!("{}, at {}", size_phrase(&self.label, bbox), bbox.min))
+        Some(format!("{}, at {}", size_phrase(&self.label, bbox, self.across), bbox.min))
     }
     fn makes(&self, speaker: &str) -> Vec<Making> {
         if let Some(id) = self.finishing {
@@ -75,7 +77,7 @@ impl Recipe for Build {
 /// are not right yet, built as that same object.
 pub fn finishing(object: MemoryId, blocks: Vec<(Pos, Block)>, label: impl Into<String>) -> Plan {
     let label = label.into();
-    push(Build { blocks, label: label.clone(), made: None, copies: 1, finishing: Some(object) }, Times::Count(1), label)
+    push(Build { blocks, label: label.clone(), made: None, copies: 1, finishing: Some(object), across: None }, Times::Count(1), label)
 }
 
 /// What a shape request makes, as memory names it: the shape word in the singular ("cubes" →
@@ -89,8 +91,9 @@ pub fn made_of(req: &ShapeRequest) -> Made {
 }
 
 /// A build's measures the way players say them: "20 long and 5 high" for walls and lines,
-/// "4 by 4 by 4" for boxes, "7 wide, 9 long and 5 high" otherwise.
-pub fn size_phrase(label: &str, bbox: BBox) -> String {
+/// "4 by 4 by 4" for boxes, "7 wide, 9 long and 5 high" otherwise. Wide is across the speaker's
+/// view when the build faces them (`across`: their right), else the shorter side.
+pub fn size_phrase(label: &str, bbox: BBox, across: Option<Pos>) -> String {
     let [x, y, z] = bbox.size();
     let (long, wide) = (x.max(z), x.min(z));
     if x == y && y == z {
@@ -105,7 +108,37 @@ pub fn size_phrase(label: &str, bbox: BBox) -> String {
             (l, h) => format!("{l} long, {wide} thick and {h} high"),
         };
     }
+    let (wide, long) = match across {
+        Some(r) if r.x != 0 => (x, z),
+        Some(_) => (z, x),
+        None => (wide, long),
+    };
     format!("{wide} wide, {long} long and {y} high")
+}
+
+/// Quarter turns that make a schematic face a speaker with `look`: its width across their view,
+/// its length away from them, a door towards them (schematics face a player who looks south).
+fn facing_turns(look: crate::world::Look) -> i32 {
+    let f = crate::interpreter::directions::forward(look);
+    match (f.x, f.z) {
+        (-1, _) => 1,
+        (_, -1) => 2,
+        (1, _) => 3,
+        _ => 0,
+    }
+}
+
+/// Is a build's place said in the speaker's own frame: nowhere, "here", "there", "behind me",
+/// "10 blocks north"? Then it faces them ("9 wide" runs across their view). Beside, between or
+/// in the place of other things, it keeps the schematic's own turn.
+fn in_speakers_frame(turn: &Turn, place: Option<&crate::logical_form::LocationArg>) -> bool {
+    use crate::lexicon::{Class, lexicon};
+    use crate::logical_form::{FixedReference, LocationArg, RelativeDirection};
+    let Some(LocationArg::Location(l)) = place else { return place.is_none() };
+    let speaker = l.reference_object.as_ref().is_none_or(|r| r.fixed_reference() == Some(FixedReference::Speaker));
+    // "here", "there": the words of a coreference that points at a spot, not at a thing.
+    let spot = l.text_span.is_none_or(|s| turn.words(s).iter().all(|w| lexicon().is(Class::Here, w) || lexicon().is(Class::There, w)));
+    l.relative_direction != Some(RelativeDirection::Between) && speaker && (l.contains_coreference.is_none() || spot)
 }
 
 /// "build something": a small house of the bot's own choosing. "Make the tower taller" read
@@ -364,6 +397,9 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
         return Err(Problem::say("What should I build?"));
     };
     let target = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
+    let own_frame = in_speakers_frame(turn, a.location.as_ref());
+    let sch = if own_frame { sch.rotated(facing_turns(turn.speaker_look)) } else { sch };
+    let across = own_frame.then(|| crate::interpreter::directions::right(turn.speaker_look));
     let noted = turn.notes.len();
     let mut blocks = place(turn, &sch, &target);
     // With no place said, there was no spot the player meant: nothing to explain.
@@ -390,7 +426,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
     let (label, made) = label;
     let label = if copies > 1 { copies_label(copies, &label) } else { label };
     turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
-    Ok(push(Build::making(blocks, label.clone(), made, copies), times, label))
+    Ok(push(Build { across, ..Build::making(blocks, label.clone(), made, copies) }, times, label))
 }
 
 #[cfg(test)]
