@@ -106,6 +106,8 @@ sections! {
         CommandStart = "command_starts",
         Connector = "connectors",
         RewriteAfter = "rewrite_after",
+        /// Words before a number that say it is not exact ("*about* 10 blocks").
+        Approximately = "approximately",
         EmptyPhrase = "empty_phrases",
         NamingVerb = "naming_verbs",
         NameLead = "name_leads",

@@ -41,7 +41,13 @@ pub fn plain_verbs(normalized: &str) -> String {
             .flatten()
             .filter(|(to, n)| !to.is_empty() || i + n < words.len())
             .or_else(|| lexicon().text_at(Texts::Anywhere, &words, i));
+        // "go southwest *about* 10 blocks": the number is all a step needs.
+        let number = |w: &str| w.parse::<f64>().is_ok() || lexicon().value(crate::lexicon::Values::Number, w).is_some();
+        let rough = lexicon().is(Class::Approximately, words[i])
+            && words.get(i + 1).is_some_and(|w| number(w))
+            && (i == 0 || !lexicon().is(Class::QuestionOpening, words[i - 1]));
         match rewrite {
+            _ if rough => i += 1,
             Some((to, n)) => {
                 out.extend(to.split(' ').filter(|w| !w.is_empty()));
                 i += n;
@@ -213,7 +219,8 @@ pub fn wanted_things(normalized: &str) -> Option<String> {
     // "a", "an", "some": a new thing; "the", "that", "my" point at one that is there.
     let new_thing = |w: &str| lx.is(Class::Indefinite, w) || (lx.is(Class::Determiner, w) && ![Class::Article, Class::Pointing, Class::Possessive].iter().any(|c| lx.is(*c, w)));
     // Sizes may come first too: "a 3 x 3 x 3 glass cube".
-    let shape = rest.iter().position(|w| !(new_thing(w) || lx.describes(w) || w.parse::<u32>().is_ok() || lx.is(Class::By, w)))?;
+    let measure = |w: &str| w.parse::<u32>().is_ok() || lx.is(Class::By, w) || lx.unit(w).is_some() || lx.dimension(w).is_some();
+    let shape = rest.iter().position(|w| !(new_thing(w) || lx.describes(w) || measure(w)))?;
     let thing = rest[shape];
     (shape > 0 && crate::schematics::is_known_shape(thing) && !lx.is(Class::GenericThing, thing)).then(|| format!("build {}", rest.join(" ")))
 }
@@ -301,6 +308,7 @@ mod tests {
         assert_eq!(wanted_things("some stairs going up would be nice").as_deref(), Some("build some stairs going up"));
         assert_eq!(wanted_things("i want a 3 x 3 x 3 glass cube").as_deref(), Some("build a 3 x 3 x 3 glass cube"));
         assert_eq!(wanted_things("i want to go home"), None);
+        assert_eq!(wanted_things("i need a 3 tall 10 long brick wall").as_deref(), Some("build a 3 tall 10 long brick wall"));
     }
 
     #[test]
@@ -351,6 +359,10 @@ mod tests {
         assert_eq!(plain_verbs("get rid of the blue cube"), "destroy the blue cube");
         assert_eq!(plain_verbs("dig a hole then cover up the hole"), "dig a hole then fill the hole");
         assert_eq!(plain_verbs("i will remove nothing"), "i will remove nothing");
+        assert_eq!(plain_verbs("head southwest about 10 blocks"), "go southwest 10 blocks");
+        assert_eq!(plain_verbs("go up north like twenty blocks"), "go up north twenty blocks");
+        assert_eq!(plain_verbs("what about 3 towers"), "what about 3 towers");
+        assert_eq!(plain_verbs("walk around the house"), "walk around the house");
     }
 
     #[test]

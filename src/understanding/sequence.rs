@@ -22,10 +22,11 @@ fn and_starts_step(tokens: &[String], i: usize) -> bool {
 }
 
 /// Does this step start with a verb of its own (else it borrows the step before's: "build a red
-/// wall, then a blue tower")?
+/// wall, then a blue tower", "go north 25 blocks then east 10")?
 pub fn has_verb(step: &[String]) -> bool {
     let lx = lexicon();
-    step.first().is_some_and(|w| lx.is(Class::StepVerb, w) || !(lx.is(Class::Determiner, w) || w == "another") && w.parse::<i64>().is_err())
+    let borrows = |w: &str| lx.is(Class::Determiner, w) || w == "another" || w.parse::<i64>().is_ok() || lx.compass(w).is_some();
+    step.first().is_some_and(|w| lx.is(Class::StepVerb, w) || !borrows(w))
 }
 
 /// The word ranges of the steps in `tokens`: one range for a line with no connector.
