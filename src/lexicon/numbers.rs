@@ -144,10 +144,14 @@ pub(super) fn read<S: AsRef<str>>(lx: &Lexicon, words: &[S], i: usize) -> Option
     if lx.is(Class::Negative, &t) {
         return read(lx, words, i + 1).map(|(v, n)| (-v, n + 1));
     }
-    // "a couple (of)", "a few", "half a stack"
+    // "a couple (of)", "a few", "half a stack"; "a couple (of) stacks" multiplies.
     if let Some((v, n)) = lx.value_at(Values::Quantity, words, i) {
         let of = usize::from(words.get(i + n).is_some_and(|w| w.as_ref() == "of"));
-        return Some((v as i64, n + of));
+        let v = v as i64;
+        return Some(match words.get(i + n + of).and_then(|w| word(lx, &w.as_ref().to_lowercase())) {
+            Some(Word::Multiple(m)) => (v.saturating_mul(m).min(CAP), n + of + 1),
+            _ => (v, n + of),
+        });
     }
     // "a hundred", "a dozen", "a stack"
     if lx.is(Class::Indefinite, &t) {

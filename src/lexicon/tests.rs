@@ -80,6 +80,9 @@ fn numbers() {
     assert_eq!(num("a stack"), Some((64, 2)));
     assert_eq!(num("two stacks"), Some((128, 2)));
     assert_eq!(num("2 stacks of stone"), Some((128, 2)));
+    assert_eq!(num("a couple stacks of glass"), Some((128, 3)));
+    assert_eq!(num("a couple of stacks"), Some((128, 4)));
+    assert_eq!(num("a couple of blocks"), Some((2, 3)));
     assert_eq!(num("3 dozen eggs"), Some((36, 2)));
     assert_eq!(num("half a stack of stone"), Some((32, 4)));
     assert_eq!(num("a couple of blocks"), Some((2, 3)));
