@@ -113,8 +113,6 @@ sections! {
         NameLead = "name_leads",
         NamingOpening = "naming_openings",
         CallVerb = "call_verbs",
-        /// Words after a thing being built that give its name ("a tower *named* rex").
-        NamedWord = "named_words",
         RememberVerb = "remember_verbs",
         NameBreaker = "name_breakers",
         /// What a player thinks of a thing ("ugly", "cool"), never a name for it.
@@ -283,6 +281,9 @@ sections! {
         /// Phrases said in other words wherever they stand ("where i'm looking" → "there").
         Anywhere = "anywhere",
         Shorthand = "shorthand",
+        /// Words after a thing being built that give its name ("a tower *named* rex"), and the
+        /// naming step they start ("and call it").
+        Named = "named_words",
         /// Game ids said in other words ("grass_block" → "grass").
         DisplayName = "display_names",
     }

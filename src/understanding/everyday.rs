@@ -178,7 +178,13 @@ pub fn only_things(normalized: &str) -> Option<String> {
     };
     let measure = |w: &&str| describes(w) || lx.unit(w).is_some() || lx.dimension(w).is_some() || lx.is(Class::By, w) || lx.is(Class::MeasureGlue, w);
     let shape = words.iter().position(|w| crate::schematics::is_known_shape(w) && !lx.is(Class::GenericThing, w))?;
-    let (before, after) = (&words[..shape], &words[shape + 1..]);
+    // "… on top of it", "… next to me", "… here": where it goes, last, is the build's to read.
+    let place = (shape + 1..words.len())
+        .find(|&k| {
+            lx.pointing_relation_at(&words, k).is_some() || [Class::Here, Class::There, Class::PlaceStart].iter().any(|c| lx.is(*c, words[k]))
+        })
+        .unwrap_or(words.len());
+    let (before, after) = (&words[..shape], &words[shape + 1..place]);
     // "… of oak planks", "… made out of gold": what it is made of, last.
     let made_of = (0..after.len()).find_map(|k| lx.phrase_at(Class::MaterialLead, after, k).map(|n| (k, n)));
     let (measures, material) = match made_of {
@@ -187,7 +193,9 @@ pub fn only_things(normalized: &str) -> Option<String> {
     };
     let made = material.iter().all(|w| lx.describes(w)) && (made_of.is_none() || !material.is_empty());
     // "the tower" points at one that is there; a lone "tower" may answer something else.
-    let described_first = !before.is_empty() && before.iter().all(measure) && before.iter().any(describes);
+    // "the red cube", "my tower" point at one that is there.
+    let pointed = before.iter().any(|w| lx.is(Class::Determiner, w) && !lx.is(Class::Indefinite, w));
+    let described_first = !before.is_empty() && !pointed && before.iter().all(measure) && before.iter().any(describes);
     // "tower, 15 high, 3 wide, blue", "pyramid 9 wide": the shape first, with at least one number.
     let a = |w: &[&str]| w.iter().all(|x| lx.is(Class::Indefinite, x));
     let measured_after = a(before) && measures.iter().any(|w| w.parse::<u32>().is_ok());
@@ -304,6 +312,9 @@ mod tests {
         assert_eq!(only_things("a red cube is nice"), None);
         assert_eq!(only_things("the tower 10 high"), None);
         assert_eq!(only_things("a tower of"), None);
+        assert_eq!(only_things("a red cube on top of it").as_deref(), Some("build a red cube on top of it"));
+        assert_eq!(only_things("2 blue towers next to me").as_deref(), Some("build 2 blue towers next to me"));
+        assert_eq!(only_things("the red cube on top of it"), None);
         assert_eq!(wanted_things("a dome would look sick right here").as_deref(), Some("build a dome right here"));
         assert_eq!(wanted_things("some stairs going up would be nice").as_deref(), Some("build some stairs going up"));
         assert_eq!(wanted_things("i want a 3 x 3 x 3 glass cube").as_deref(), Some("build a 3 x 3 x 3 glass cube"));

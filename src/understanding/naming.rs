@@ -91,11 +91,13 @@ pub fn named_when_built(text: &str) -> Option<String> {
     let steps = super::sequence::steps(&w);
     for step in &steps {
         let builds = w[step.clone()].iter().find(|x| !lx.is(Class::Opening, x)).is_some_and(|v| lx.verb(v) == Some(crate::logical_form::ActionType::Build));
-        let named = (step.start + 2..step.end.saturating_sub(1)).find(|&k| lx.is(Class::NamedWord, &w[k]) && crate::schematics::is_known_shape(&w[k - 1]));
-        if let (true, Some(k)) = (builds, named) {
+        let named = (step.start + 2..step.end.saturating_sub(1))
+            .filter(|&k| crate::schematics::is_known_shape(&w[k - 1]))
+            .find_map(|k| lx.text_at(crate::lexicon::Texts::Named, &w[..step.end], k).filter(|(_, n)| k + n < step.end).map(|(to, n)| (k, to, n)));
+        if let (true, Some((k, to, n))) = (builds, named) {
             let mut out = w[..k].to_vec();
-            out.extend(["and", "call", "it"].map(String::from));
-            out.extend(w[k + 1..].iter().cloned());
+            out.extend(to.split(' ').map(String::from));
+            out.extend(w[k + n..].iter().cloned());
             return Some(out.join(" "));
         }
     }
