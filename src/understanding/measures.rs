@@ -192,18 +192,10 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
 /// build, never a size. Written as the schematic's selector (the annotations' convention), with
 /// any measure the parser hung on the number taken off. Returns whether the form changed, and
 /// the count's words when the form now says that count (written here, or by the parser).
+/// A spawn's count is only read ([`mobs_counted`]).
 pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> (bool, Vec<usize>) {
-    // "make 4 cows": a spawn's count, when the parser wrote it on a number the words say.
-    if let Some(crate::logical_form::ReferenceObjectArg::Object(mob)) = action.reference_object.as_ref().filter(|_| action.action_type == crate::logical_form::ActionType::Spawn) {
-        let ordinal = mob.filters.as_ref().and_then(|f| f.selector.as_ref()).and_then(|s| match s {
-            SelectorArg::Selector(s) => s.ordinal.clone(),
-            _ => None,
-        });
-        let said = |s: Span| s.fits(tokens.len()) && read_number(&tokens[..=s.end], s.start).is_some_and(|(_, n)| s.start + n == s.end + 1);
-        return match ordinal {
-            Some(crate::logical_form::Ordinal::Span(s)) if said(s) => (false, (s.start..=s.end).collect()),
-            _ => (false, Vec::new()),
-        };
+    if action.action_type == crate::logical_form::ActionType::Spawn {
+        return (false, mobs_counted(action, tokens));
     }
     let Some(schematic) = action.schematic.as_mut() else { return (false, Vec::new()) };
     let end = step.end.min(tokens.len());
@@ -236,6 +228,19 @@ pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> (boo
     };
     schematic.set_and_items(kept).selector = Some(SelectorArg::Selector(Box::new(selector)));
     (true, (k..k + n).collect())
+}
+
+/// "make 4 cows": the words of a spawn's count, when the parser wrote it on a number the words
+/// say (a spawn's count is the parser's to write; only its doubt is settled here).
+fn mobs_counted(action: &Action, tokens: &[String]) -> Vec<usize> {
+    let Some(crate::logical_form::ReferenceObjectArg::Object(mob)) = action.reference_object.as_ref() else { return Vec::new() };
+    let Some(SelectorArg::Selector(selector)) = mob.filters.as_ref().and_then(|f| f.selector.as_ref()) else { return Vec::new() };
+    match selector.ordinal {
+        Some(crate::logical_form::Ordinal::Span(s)) if s.fits(tokens.len()) && read_number(&tokens[..=s.end], s.start).is_some_and(|(_, n)| s.start + n == s.end + 1) => {
+            (s.start..=s.end).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
