@@ -37,7 +37,7 @@ pub fn run(text: &str, model: Option<&Path>, beam: Option<usize>, explain: bool,
     Ok(ExitCode::SUCCESS)
 }
 /// The choices, least sure first (ties in decoding order), one a line: probability, then the
-/// token or the quoted words of a span.
+/// token (and, when unsure, the likeliest token against it) or the quoted words of a span.
 fn explanation(words: &[String], choices: &[Choice]) -> String {
     if choices.is_empty() {
         return "no decoder choices (an exact-match or fallback parse)\n".to_string();
@@ -51,7 +51,11 @@ fn explanation(words: &[String], choices: &[Choice]) -> String {
                 let picked = words.get(a..=b.min(words.len().saturating_sub(1))).unwrap_or_default().join(" ");
                 format!("span {a}..{b} \"{picked}\"")
             }
-            None => c.token.clone(),
+            None => match &c.rival {
+                // The doubt is worth seeing only where there was one.
+                Some(r) if c.log_prob.exp() < 0.99 => format!("{} (against {r})", c.token),
+                _ => c.token.clone(),
+            },
         };
         out.push_str(&format!("  {:>6.3}  {what}\n", c.log_prob.exp()));
     }
@@ -66,8 +70,8 @@ mod tests {
     fn the_least_sure_choice_comes_first_and_spans_show_their_words() {
         let words = tokenize("build a red cube");
         let choices = [
-            Choice { token: "v:BUILD".into(), words: None, log_prob: 0.9f32.ln() },
-            Choice { token: "<span>".into(), words: Some((2, 3)), log_prob: 0.5f32.ln() },
+            Choice { token: "v:BUILD".into(), words: None, log_prob: 0.9f32.ln(), rival: None },
+            Choice { token: "<span>".into(), words: Some((2, 3)), log_prob: 0.5f32.ln(), rival: None },
         ];
         let text = explanation(&words, &choices);
         let lines: Vec<&str> = text.lines().collect();
@@ -75,7 +79,7 @@ mod tests {
         assert!(lines[1].contains("0.500") && lines[1].contains("span 2..3 \"red cube\""), "{text}");
         assert!(lines[2].contains("0.900") && lines[2].contains("v:BUILD"), "{text}");
         // A span past the words (a malformed choice) prints without panicking.
-        let odd = [Choice { token: "<span>".into(), words: Some((7, 9)), log_prob: 0.0 }];
+        let odd = [Choice { token: "<span>".into(), words: Some((7, 9)), log_prob: 0.0, rival: None }];
         assert!(explanation(&words, &odd).contains("span 7..9 \"\""));
         assert!(explanation(&words, &[]).contains("no decoder choices"));
     }

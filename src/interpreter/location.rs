@@ -39,11 +39,13 @@ pub struct Target {
     pub exact: bool,
     /// Inside the anchor: on its floor, within its walls.
     pub inside: bool,
+    /// "around": a shape with room inside (a fence, a ring) goes round the anchor.
+    pub around: bool,
 }
 
 impl Target {
     pub fn at(pos: Pos) -> Target {
-        Target { pos, anchor: None, step: None, steps: None, near: false, exact: false, inside: false }
+        Target { pos, anchor: None, step: None, steps: None, near: false, exact: false, inside: false, around: false }
     }
 
     /// Coordinates the player gave.
@@ -182,10 +184,14 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
     let steps = number_in(turn, l.steps).or_else(|| number_in(turn, l.has_measure)).or_else(|| said(turn).map(|(n, _)| n));
     // "at 1 7 0": coordinates typed as the place itself are exactly there.
     let typed = l.reference_object.as_ref().is_some_and(|r| r.special_reference.as_ref().and_then(|s| s.coordinates()).is_some());
-    let mut t = Target { pos: base, anchor, step: None, steps, near: false, exact: typed && dir.is_none(), inside: false };
+    let mut t = Target { pos: base, anchor, steps, exact: typed && dir.is_none(), ..Target::at(base) };
     match dir {
         None | Some(RelativeDirection::Between) => {}
-        Some(RelativeDirection::Near | RelativeDirection::Around) => t.near = true,
+        Some(RelativeDirection::Near) => t.near = true,
+        Some(RelativeDirection::Around) => {
+            t.near = true;
+            t.around = true;
+        }
         Some(RelativeDirection::Inside) => {
             if let Some(b) = anchor {
                 t.pos = inside_spot(turn.world, b)

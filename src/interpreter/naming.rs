@@ -70,6 +70,9 @@ fn named(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>, which: &mut
         return "I can only remember names for things I can see, like something built or a player.".into();
     };
     let before = describe::the_for(turn.memory, id, turn.form_words());
+    if turn.details().renames {
+        forget_names(turn, id, lf);
+    }
     let mut told = Vec::new();
     for t in &triples {
         let Some(span) = t.obj_span() else { continue };
@@ -116,7 +119,29 @@ fn named(turn: &mut Turn, lf: &LogicalForm, last_task: Option<&str>, which: &mut
                 (false, Some(a)) => format!("{a} "),
                 _ => String::new(),
             };
-            format!("Got it: {before} is {owner}{text}.")
+            let now = if turn.details().renames { "now " } else { "" };
+            format!("Got it: {before} is {now}{owner}{text}.")
+        }
+    }
+}
+
+/// "rename bob to rex": the names the player gave the thing before go (the name it was said by
+/// when named in the line, else every told tag but whose it is: "my", "alice's house").
+fn forget_names(turn: &mut Turn, id: crate::memory::MemoryId, lf: &LogicalForm) {
+    let said: Vec<String> = lf.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).map(|s| turn.words(s).join(" ")).collect();
+    let tags: Vec<(crate::memory::MemoryId, String)> = turn
+        .memory
+        .triples_of(id)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|t| t.pred == "has_tag" && t.source == Source::Told)
+        .filter_map(|t| Some((t.id, t.text()?.to_string())))
+        .filter(|(_, text)| text != "my" && !text.contains("'s "))
+        .collect();
+    let by_name = tags.iter().any(|(_, text)| said.contains(text));
+    for (triple, text) in tags {
+        if !by_name || said.contains(&text) {
+            let _ = turn.memory.remove_triple(triple);
         }
     }
 }

@@ -179,6 +179,36 @@ fn looked_at(turn: &Turn, want: Want) -> Result<Option<Referent>> {
     }
 }
 
+/// How long "it" keeps pointing at what was last talked about (five minutes of game time);
+/// after that, what the speaker looks at wins, as for "that".
+const RECENT_TICKS: u64 = 6000;
+
+/// Is the reference a word that points back ("it", "them"), with no "this" or "that" in it?
+fn points_back(turn: &Turn, r: &ReferenceObject) -> bool {
+    use crate::lexicon::{Class, lexicon};
+    let Some(span) = r.text_span else { return false };
+    let words = turn.words(span);
+    let lx = lexicon();
+    words.iter().any(|w| lx.is(Class::PointingBack, w)) && !words.iter().any(|w| lx.is(Class::Pointing, w) && !lx.is(Class::PointingBack, w))
+}
+
+/// What was last talked about (or made), if it is wanted; only if it was within `within` ticks
+/// when that is given.
+fn last_talked_about(turn: &Turn, want: Want, within: Option<u64>) -> Result<Option<Referent>> {
+    let kinds: Vec<MemoryKind> = [MemoryKind::BlockObject, MemoryKind::Hole, MemoryKind::Mob, MemoryKind::Player, MemoryKind::Location]
+        .into_iter()
+        .filter(|k| want.accepts(*k))
+        .collect();
+    let Some(id) = turn.memory.last_attended(&kinds)? else { return Ok(None) };
+    if let Some(window) = within {
+        let when = turn.memory.info(id)?.and_then(|i| i.attended_tick);
+        if when.is_none_or(|t| t + window < turn.tick) {
+            return Ok(None);
+        }
+    }
+    memory_referent(turn, id)
+}
+
 /// What the step before this one in the same line made, dug or acted on, if memory knows it and
 /// it is wanted: its own object, else a remembered thing on the cells it changed (the hole a
 /// dig left).
@@ -278,17 +308,18 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
             attend(turn, &found);
             return Ok(vec![found]);
         }
-        if let Some(found) = looked_at(turn, want)? {
-            attend(turn, &found);
-            return Ok(vec![found]);
-        }
-        let kinds: Vec<MemoryKind> = [MemoryKind::BlockObject, MemoryKind::Hole, MemoryKind::Mob, MemoryKind::Player, MemoryKind::Location]
-            .into_iter()
-            .filter(|k| want.accepts(*k))
-            .collect();
-        if let Some(id) = turn.memory.last_attended(&kinds)?
-            && let Some(found) = memory_referent(turn, id)?
-        {
+        // "it" is what we talked about a moment ago, wherever the speaker looks now; "that" is
+        // what they look at.
+        let back = points_back(turn, r);
+        let talked_about = last_talked_about(turn, want, back.then_some(RECENT_TICKS))?;
+        let found = match talked_about {
+            Some(found) => Some(found),
+            None => match looked_at(turn, want)? {
+                Some(found) => Some(found),
+                None => last_talked_about(turn, want, None)?,
+            },
+        };
+        if let Some(found) = found {
             attend(turn, &found);
             return Ok(vec![found]);
         }

@@ -72,6 +72,8 @@ sections! {
         MeasureNoun = "measure_nouns",
         By = "by",
         MeasureGlue = "measure_glue",
+        /// Words that lead to a measure said with its noun ("a cube *with* sides of 7").
+        MeasureLead = "measure_leads",
         Upright = "upright",
         /// Words asking for every measure of a thing ("how big", "what size").
         SizeWords = "size_words",
@@ -89,6 +91,9 @@ sections! {
         Me = "me",
         PlaceWord = "place_words",
         Pointing = "pointing",
+        /// Pointing words that point back at what was talked about ("it"), not at what the
+        /// speaker looks at ("that").
+        PointingBack = "pointing_back",
         Hollow = "hollow",
         Solid = "solid",
         GenericThing = "generic_things",
@@ -113,6 +118,8 @@ sections! {
         NameLead = "name_leads",
         NamingOpening = "naming_openings",
         CallVerb = "call_verbs",
+        /// Words that give a thing a new name in place of its old ones ("rename").
+        RenameWords = "rename_words",
         RememberVerb = "remember_verbs",
         NameBreaker = "name_breakers",
         /// What a player thinks of a thing ("ugly", "cool"), never a name for it.

@@ -103,6 +103,8 @@ pub struct Details {
     pub names_place: bool,
     /// "thanks", "thank you".
     pub thanked: bool,
+    /// "rename", "change the name of": a new name replaces the ones given before.
+    pub renames: bool,
     /// How many without a number.
     pub amount: Option<Amount>,
 }

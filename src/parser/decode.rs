@@ -36,6 +36,9 @@ pub struct Choice {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub words: Option<(usize, usize)>,
     pub log_prob: f32,
+    /// The likeliest token not chosen (`None` for spans): what the doubt was between.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rival: Option<String>,
 }
 
 /// What a choice decided, for understanding to set aside the choices it read from the words
@@ -72,12 +75,20 @@ const RANKING_TOKENS: &[&str] = &[
 ];
 
 /// Tokens that write how many things a command is about (a count said in the words: "4 pillars").
-const COUNT_TOKENS: &[&str] = &["k:selector", "k:ordinal", "k:return_quantity", "v:RANDOM", "k:same", "v:ALLOWED", "v:DISALLOWED"];
+const COUNT_TOKENS: &[&str] = &["k:remove_condition", "v:RUN_COUNT", "k:selector", "k:ordinal", "k:return_quantity", "v:RANDOM", "k:same", "v:ALLOWED", "v:DISALLOWED"];
 
 impl Choice {
-    /// Did the choice decide how a count is written?
+    /// Did the choice decide how a count is written (whichever way it went: "where_clause"
+    /// against "selector" is whether the count becomes a selector)?
     pub fn counts(&self) -> bool {
-        COUNT_TOKENS.contains(&self.token.as_str())
+        COUNT_TOKENS.contains(&self.token.as_str()) || self.rival.as_deref().is_some_and(|r| COUNT_TOKENS.contains(&r))
+    }
+
+    /// Did the choice decide between building a thing and spawning it (the action, or where
+    /// its object is written)?
+    pub fn spawns(&self) -> bool {
+        let pair = |a: &str, b: &str| [a, b].contains(&self.token.as_str()) && self.rival.as_deref().is_some_and(|r| [a, b].contains(&r));
+        pair("v:BUILD", "v:SPAWN") || pair("k:schematic", "k:reference_object")
     }
 
     /// What the choice decided.
@@ -93,12 +104,12 @@ impl Choice {
         }
     }
 
-    fn token(token: &str, log_prob: f32) -> Self {
-        Choice { token: token.to_string(), words: None, log_prob }
+    fn token(token: &str, log_prob: f32, rival: Option<&str>) -> Self {
+        Choice { token: token.to_string(), words: None, log_prob, rival: rival.map(str::to_string) }
     }
 
     fn span(span: Span, log_prob: f32) -> Self {
-        Choice { token: SPAN.to_string(), words: Some((span.start, span.end)), log_prob }
+        Choice { token: SPAN.to_string(), words: Some((span.start, span.end)), log_prob, rival: None }
     }
 }
 
@@ -313,10 +324,11 @@ fn choose(out: &mut Decoded, allowed: &[(u32, String)], logits: Option<&Vec<f32>
             let logits = logits.filter(|l| !l.is_empty())?;
             let norm = log_sum_exp(allowed.iter().map(|(id, _)| logits[*id as usize]));
             let best = allowed.iter().max_by(|a, b| logits[a.0 as usize].total_cmp(&logits[b.0 as usize]))?.clone();
+            let rival = allowed.iter().filter(|a| a.0 != best.0).max_by(|a, b| logits[a.0 as usize].total_cmp(&logits[b.0 as usize]));
             let lp = logits[best.0 as usize] - norm;
             let share = bookkeeping_share(allowed.iter().map(|(id, t)| (t.as_str(), logits[*id as usize] - norm)));
             out.log_prob += lp;
-            out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, out.tokens.last(), lp, share)));
+            out.choices.push(Choice::token(&best.1, behaviour_log_prob(&best.1, out.tokens.last(), lp, share), rival.map(|r| r.1.as_str())));
             Some(best)
         }
     }
@@ -419,11 +431,13 @@ pub fn beam(
             };
             let share = bookkeeping_share(scored.iter().map(|(_, t, lp)| (t.as_str(), *lp)));
             let mut pointers = None;
-            for (id, token, lp) in scored.into_iter().take(width) {
+            // Each kept token's rival is the best of the others: the first, or the second for the first.
+            let rivals: Vec<Option<String>> = (0..scored.len().min(width)).map(|k| scored.get(usize::from(k == 0)).map(|r| r.1.clone())).collect();
+            for ((id, token, lp), rival) in scored.into_iter().take(width).zip(rivals) {
                 let mut next = hyp.clone();
                 next.out.log_prob += lp;
                 if !forced {
-                    next.out.choices.push(Choice::token(&token, behaviour_log_prob(&token, hyp.out.tokens.last(), lp, share)));
+                    next.out.choices.push(Choice::token(&token, behaviour_log_prob(&token, hyp.out.tokens.last(), lp, share), rival.as_deref()));
                 }
                 if token == EOS {
                     finished.push(next.out);

@@ -20,12 +20,20 @@ pub(super) struct FromWords {
     /// The words of a count of things to build ("*4* pillars"): how the form writes a count
     /// (its selector) was settled by them.
     pub counted: Vec<usize>,
+    /// A mob named as what is made ("make 3 pigs"): the action is a spawn whatever the verb, so
+    /// the parser's doubt between building and spawning it no longer counts.
+    pub spawned: bool,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty()
+        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned
     }
+}
+
+/// Is the choice a span over only these words?
+fn over(c: &crate::parser::decode::Choice, words: &[usize]) -> bool {
+    c.words.is_some_and(|(a, b)| (a..=b).all(|k| words.contains(&k)))
 }
 
 /// The parser's confidence without its choices about measures, once the measures were read
@@ -33,8 +41,16 @@ impl FromWords {
 /// that decided how many triples there are.
 pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read: &FromWords) -> f32 {
     use crate::parser::decode::About;
+    // The predicate the parser gave a span over measured words goes with the span: a triple is
+    // decoded as its predicate, then its span's words.
+    let with_span: Vec<bool> = (0..choices.len())
+        .map(|i| choices[i].token.starts_with("v:has_") && choices[i + 1..].iter().find(|o| o.words.is_some()).is_some_and(|o| over(o, &read.measured)))
+        .collect();
     let log: f32 = choices
         .iter()
+        .zip(with_span)
+        .filter(|(_, paired)| !paired)
+        .map(|(c, _)| c)
         // Measures were read from the words whenever anything was but a plain colour or material.
         .filter(|c| c.about() != About::Measure || !(read.located || read.ranked || !read.measured.is_empty()))
         // When the location or a ranking was read from the words too, the parser's choices about
@@ -42,9 +58,10 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         .filter(|c| !(read.located && c.about() == About::Location))
         .filter(|c| !(read.ranked && c.about() == About::Ranking))
         .filter(|c| !(read.described && matches!(c.token.as_str(), "v:has_colour" | "v:has_block_type")))
-        .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.measured.contains(&k))))
+        .filter(|c| !over(c, &read.measured))
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.named.contains(&k))))
         .filter(|c| read.counted.is_empty() || !c.counts() && c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.counted.contains(&k))))
+        .filter(|c| !(read.spawned && c.spawns()))
         .map(|c| c.log_prob)
         .sum();
     log.exp()

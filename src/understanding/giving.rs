@@ -105,6 +105,13 @@ pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
     true
 }
 
+/// Is the action a spawn of a mob named in its words ("make 3 pigs", repaired or not)?
+pub fn spawns_a_mob(action: &Action, tokens: &[String]) -> bool {
+    let Some(ReferenceObjectArg::Object(r)) = action.reference_object.as_ref() else { return false };
+    let names: Vec<String> = r.filters.iter().flat_map(|f| f.triples()).filter(|t| t.pred_text == Predicate::HasName).filter_map(|t| t.obj_span()).flat_map(|s| s.words(tokens).to_vec()).collect();
+    action.action_type == ActionType::Spawn && crate::world::rules::mob_kind(&names).is_some()
+}
+
 /// The form for a line that only asks for items, if it is one: for the speaker ("give me 3
 /// diamonds", "give 5 magenta stained glass and 2 redstone blocks"), or for a player named after
 /// the verb or at the end ("give bob 3 diamonds", "give 4 cobblestone to alice"). One GET an item.
@@ -142,11 +149,14 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         end -= 2;
     }
     let receiver = receiver.unwrap_or_else(speaker);
-    // The items, joined by "and": each its counts, then its name.
+    // The items, joined by "and" or a comma (gone from the words: "3 diamonds, 2 apples" reads
+    // "3 diamonds 2 apples", so a count after a name starts the next item): each its counts,
+    // then its name.
     let mut gets = Vec::new();
     let mut from = start;
     while from < end {
-        let stop = (from..end).find(|&i| words[i] == "and" || words[i] == ",").unwrap_or(end);
+        let next_count = |i: usize| i > from && lexicon().number(&words, i).is_some() && !is_quantity(&words[i - 1]) && words[i - 1] != "of";
+        let stop = (from..end).find(|&i| words[i] == "and" || words[i] == "," || next_count(i)).unwrap_or(end);
         let mut name = from;
         while name < stop && (is_quantity(&words[name]) || lexicon().phrase_at(Class::AllWords, &words, name).is_some()) {
             name += lexicon().phrase_at(Class::AllWords, &words, name).unwrap_or(1);
@@ -159,7 +169,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
             reference_object: Some(named(Span::new(name, stop - 1), Span::new(from, stop - 1))),
             ..Action::new(ActionType::Get)
         });
-        from = stop + 1;
+        from = if stop < end && next_count(stop) { stop } else { stop + 1 };
     }
     if gets.is_empty() {
         return None;
@@ -192,6 +202,11 @@ mod tests {
         let lf = read("give 5 magenta stained glass and 2 redstone blocks").expect("two items");
         assert_eq!(lf.actions().len(), 2);
         assert_eq!(read("give me all the cherry wood and lanterns").expect("all of two items").actions().len(), 2);
+        // The comma between two items is gone from the words: the count starts the next one.
+        let lf = read("give me 3 diamonds 2 apples").expect("two items, the comma gone");
+        assert_eq!(lf.actions().len(), 2);
+        assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[4,5]]"#), "{}", lf.to_json_value());
+        assert_eq!(read("give me 2 stacks of cobblestone").expect("one item").actions().len(), 1);
         let lf = read("give 4 cobblestone to alice").expect("to a player at the end");
         assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[4,4]]"#), "{}", lf.to_json_value());
         for line in ["give me a hug", "give me the red cube", "give", "i want to build a house", "give it 3 diamonds", "give bob a hug", "give 3 diamonds and a hug"] {

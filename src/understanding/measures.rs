@@ -44,6 +44,17 @@ fn leading_noun(w: &str) -> Option<Predicate> {
     lexicon().is(Class::MeasureNoun, w).then(|| lexicon().dimension(w).map(Dimension::predicate)).flatten()
 }
 
+/// Where a measure that starts with its noun at `i` starts with the words that lead to it:
+/// "*with* sides of 7", "*with a* radius of 3" (`[measure_leads]`, then articles).
+fn led(tokens: &[String], start: usize, i: usize) -> usize {
+    let lx = lexicon();
+    let mut g = i;
+    while g > start && lx.is(Class::Article, &tokens[g - 1]) {
+        g -= 1;
+    }
+    if g > start && lx.is(Class::MeasureLead, &tokens[g - 1]) { g - 1 } else { i }
+}
+
 /// The first word from `j` on that is not of `class`.
 fn skip(tokens: &[String], mut j: usize, class: impl Fn(&str) -> bool) -> usize {
     while tokens.get(j).is_some_and(|w| class(w)) {
@@ -63,7 +74,7 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
         if let Some(p) = leading_noun(&tokens[i]) {
             let k = skip(tokens, i + 1, |w| lexicon().is(Class::MeasureGlue, w));
             if let Some((v, n)) = number(k) {
-                found.push(Measure { predicate: p, value: v, words: i..k + n, glue: i..k + n });
+                found.push(Measure { predicate: p, value: v, words: i..k + n, glue: led(tokens, range.start, i)..k + n });
                 i = k + n;
                 continue;
             }

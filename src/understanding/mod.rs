@@ -451,9 +451,13 @@ impl Understanding {
         let mut ranked = false;
         let mut described = false;
         let mut counted = Vec::new();
+        let mut spawned = false;
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
-            changed |= on(Rule::SpawnRepair) && giving::repair_spawn(action, &tokens);
+            if on(Rule::SpawnRepair) {
+                changed |= giving::repair_spawn(action, &tokens);
+                spawned |= giving::spawns_a_mob(action, &tokens);
+            }
             changed |= on(Rule::JobRepair) && jobs::repair(action, &tokens, step.clone());
             if on(Rule::Details) {
                 changed |= details::repair(action, &tokens, step.clone());
@@ -480,7 +484,8 @@ impl Understanding {
             }
             let found = if on(Rule::Measures) { measures::repair(action, &tokens, step) } else { Vec::new() };
             changed |= !found.is_empty();
-            covered.extend(found.into_iter().flat_map(|m| m.words));
+            // A span over a measure's glue ("with sides of 7") is as much the measure's.
+            covered.extend(found.into_iter().flat_map(|m| m.words.chain(m.glue)));
         }
         if changed {
             match crate::logical_form::validate(&r.text, &lf) {
@@ -492,7 +497,7 @@ impl Understanding {
             }
         }
         let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
-        (r, FromWords { measured: covered, located, ranked, described, named, counted })
+        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned })
     }
 }
 

@@ -152,6 +152,7 @@ pub fn details(words: &[String]) -> Details {
         dance: dance(words),
         names_place,
         thanked: words.iter().any(|w| w.starts_with("thank")),
+        renames: (0..words.len()).any(|i| lx.phrase_at(Class::RenameWords, words, i).is_some()),
         amount,
     }
 }

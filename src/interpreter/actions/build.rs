@@ -104,7 +104,11 @@ pub fn size_phrase(label: &str, bbox: BBox, across: Option<Pos>) -> String {
     if wide == 1 || upright {
         return match (long, y) {
             (l, 1) => format!("{l} long"),
+            // A pillar is only as long as it is high.
+            (1, h) => format!("{h} high"),
             (l, h) if wide == 1 => format!("{l} long and {h} high"),
+            // A ring of fence or wall round a square: "10 by 10", not "10 long, 10 thick".
+            (l, h) if wide == l => format!("{l} by {l} and {h} high"),
             (l, h) => format!("{l} long, {wide} thick and {h} high"),
         };
     }
@@ -119,7 +123,11 @@ pub fn size_phrase(label: &str, bbox: BBox, across: Option<Pos>) -> String {
 /// Quarter turns that make a schematic face a speaker with `look`: its width across their view,
 /// its length away from them, a door towards them (schematics face a player who looks south).
 fn facing_turns(look: crate::world::Look) -> i32 {
-    let f = crate::interpreter::directions::forward(look);
+    turns_to_face(crate::interpreter::directions::forward(look))
+}
+
+/// Quarter turns that make a schematic face a viewer looking along the unit step `f`.
+fn turns_to_face(f: Pos) -> i32 {
     match (f.x, f.z) {
         (-1, _) => 1,
         (_, -1) => 2,
@@ -139,6 +147,25 @@ fn in_speakers_frame(turn: &Turn, place: Option<&crate::logical_form::LocationAr
     // "here", "there": the words of a coreference that points at a spot, not at a thing.
     let spot = l.text_span.is_none_or(|s| turn.words(s).iter().all(|w| lexicon().is(Class::Here, w) || lexicon().is(Class::There, w)));
     l.relative_direction != Some(RelativeDirection::Between) && speaker && (l.contains_coreference.is_none() || spot)
+}
+
+/// How a build is turned, and the way its width runs (`across`) when it faces someone: in the
+/// speaker's frame it faces the speaker; said to one side of a thing ("a wall in front of the
+/// tower", "a fence east of the house") it faces out from that side, so a wall runs along the
+/// thing's face instead of poking out of it. Otherwise it keeps the schematic's own turn.
+fn facing(turn: &Turn, place: Option<&crate::logical_form::LocationArg>, t: &Target, sch: Schematic) -> (Schematic, Option<Pos>) {
+    if in_speakers_frame(turn, place) {
+        let turns = facing_turns(turn.speaker_look);
+        return (sch.rotated(turns), Some(crate::interpreter::directions::right(turn.speaker_look)));
+    }
+    match t.step.filter(|s| s.y == 0 && t.anchor.is_some() && !t.inside) {
+        // Someone standing on that side looks back at the thing: along the step's opposite.
+        Some(s) => {
+            let look = Pos::new(-s.x, 0, -s.z);
+            (sch.rotated(turns_to_face(look)), Some(Pos::new(-look.z, 0, look.x)))
+        }
+        None => (sch, None),
+    }
 }
 
 /// "build something": a small house of the bot's own choosing. "Make the tower taller" read
@@ -161,6 +188,9 @@ pub(super) fn free_build(turn: &mut Turn, a: &Action, times: Times, limits: &sch
 /// Where a schematic goes for a target: its footprint centred on the spot, standing on the
 /// ground, moved clear of the thing it is placed beside and of the speaker and agent.
 pub(super) fn place(turn: &mut Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block)> {
+    if let Some(blocks) = round_it(turn, sch, t) {
+        return blocks;
+    }
     let (blocks, moved) = placement(turn, sch, t);
     // A build moved a few blocks from where it was meant to go says where, and why.
     if let Some((steps, away, why)) = moved.filter(|(steps, _, _)| *steps >= MOVE_SAID) {
@@ -168,6 +198,33 @@ pub(super) fn place(turn: &mut Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, B
         turn.notes.push(format!("(I put it {steps} blocks {dir} of the spot you meant: {why}.)"));
     }
     blocks
+}
+
+/// "a fence around the sheep": a shape with room inside for the thing (a fence, a ring) goes
+/// round it, as near centred on it as leaves the speaker outside and its own blocks on clear
+/// ground. `None` otherwise: it is then placed near the thing like any build.
+fn round_it(turn: &Turn, sch: &Schematic, t: &Target) -> Option<Vec<(Pos, Block)>> {
+    let a = t.anchor.filter(|_| t.around)?;
+    let [sx, _, sz] = sch.size();
+    let (cx, cz) = ((a.min.x + a.max.x).div_euclid(2), (a.min.z + a.max.z).div_euclid(2));
+    let y = location::ground(turn.world, cx, cz, a.min.y);
+    let speaker = turn.speaker_block();
+    // Shifts off centre, nearest first.
+    let mut shifts: Vec<(i32, i32)> = (-sx / 2..=sx / 2).flat_map(|dx| (-sz / 2..=sz / 2).map(move |dz| (dx, dz))).collect();
+    shifts.sort_by_key(|(dx, dz)| (dx.abs() + dz.abs(), dx.abs()));
+    shifts.into_iter().find_map(|(dx, dz)| {
+        let min = Pos::new(cx - sx / 2 + dx, y, cz - sz / 2 + dz);
+        let inner = |p: Pos| p.x > min.x && p.x < min.x + sx - 1 && p.z > min.z && p.z < min.z + sz - 1;
+        let on_it = (min.x..min.x + sx).contains(&speaker.x) && (min.z..min.z + sz).contains(&speaker.z);
+        if !inner(a.min) || !inner(a.max) || on_it {
+            return None;
+        }
+        let blocks = sch.translated(min);
+        let columns: std::collections::HashSet<(i32, i32)> = blocks.iter().map(|(p, _)| (p.x, p.z)).collect();
+        let room = (a.min.x..=a.max.x).all(|x| (a.min.z..=a.max.z).all(|z| !columns.contains(&(x, z))));
+        let clear = blocks.iter().all(|(p, _)| !stands(turn, *p));
+        (room && clear).then_some(blocks)
+    })
 }
 
 /// A build moved at least this many blocks says so.
@@ -250,15 +307,17 @@ fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Op
 /// of another build, unless asked to (`vertical`: "on top of"); `centre` is the spot it is
 /// centred on.
 fn in_the_way(turn: &Turn, b: &BBox, centre: Pos, vertical: bool) -> bool {
-    let stands = |p: Pos| {
-        let block = turn.world.block_at(p);
-        block.is_solid() && !(block.is_natural() && turn.world.made_by_world(p))
-    };
-    b.iter().any(stands)
+    b.iter().any(|p| stands(turn, p))
         || (!vertical && {
             let under = turn.world.block_at(Pos::new(centre.x, b.min.y - 1, centre.z));
             under.is_solid() && !under.is_natural()
         })
+}
+
+/// Does something a build may not cut into stand at `p`? Terrain the world made does not.
+fn stands(turn: &Turn, p: Pos) -> bool {
+    let block = turn.world.block_at(p);
+    block.is_solid() && !(block.is_natural() && turn.world.made_by_world(p))
 }
 
 /// How many of the thing to build: "build 3 towers" (an ordinal on the schematic, or a count
@@ -397,9 +456,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
         return Err(Problem::say("What should I build?"));
     };
     let target = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
-    let own_frame = in_speakers_frame(turn, a.location.as_ref());
-    let sch = if own_frame { sch.rotated(facing_turns(turn.speaker_look)) } else { sch };
-    let across = own_frame.then(|| crate::interpreter::directions::right(turn.speaker_look));
+    let (sch, across) = facing(turn, a.location.as_ref(), &target, sch);
     let noted = turn.notes.len();
     let mut blocks = place(turn, &sch, &target);
     // With no place said, there was no spot the player meant: nothing to explain.
@@ -445,7 +502,7 @@ mod tests {
         let mut memory = Memory::in_memory().unwrap();
         let mut turn = Turn::new("alice", crate::understanding::step::form("build a cube near the pillar"), &w, &mut memory);
         let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("red_wool").unwrap())));
-        let target = Target { pos: Pos::new(-8, 11, 10), anchor: Some(pillar), step: None, steps: None, near: true, exact: false, inside: false };
+        let target = Target { anchor: Some(pillar), near: true, ..Target::at(Pos::new(-8, 11, 10)) };
         let blocks = place(&mut turn, &cube, &target);
         assert!(blocks.iter().all(|(p, _)| p.y >= 5 && p.y <= 7), "on the ground, not on the pillar: {blocks:?}");
         assert!(blocks.iter().all(|(p, _)| !(p.x == -8 && p.z == 10)), "clear of the pillar's column");
@@ -464,7 +521,7 @@ mod tests {
         w.set_block_by(Pos::new(4, 5, 4), red, Actor::Agent);
         let mut turn = Turn::new("alice", crate::understanding::step::form("build a blue cube there"), &w, &mut memory);
         let cube = Schematic::new("cube", BBox::new(Pos::new(0, 0, 0), Pos::new(2, 2, 2)).iter().map(|p| (p, Block::from_name("blue_wool").unwrap())));
-        let target = Target { pos: Pos::new(6, 5, 6), anchor: None, step: None, steps: None, near: false, exact: false, inside: false };
+        let target = Target::at(Pos::new(6, 5, 6));
         let blocks = place(&mut turn, &cube, &target);
         // Moved off the spot by 3 or more blocks: the player hears where and why.
         assert!(turn.notes.iter().all(|n| n.contains("I'm building something else there")), "{:?}", turn.notes);

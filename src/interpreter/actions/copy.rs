@@ -30,7 +30,7 @@ pub(super) fn copy(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
             let s = obj.bbox.size();
             let shift = if r.x != 0 { s[0] + 2 } else { s[2] + 2 };
             let c = reference::centre(&obj.bbox).block();
-            Target { pos: c + Pos::new(r.x * shift, 0, r.z * shift), anchor: Some(obj.bbox), step: Some(r), steps: None, near: false, exact: false, inside: false }
+            Target { anchor: Some(obj.bbox), step: Some(r), ..Target::at(c + Pos::new(r.x * shift, 0, r.z * shift)) }
         }
     };
     let blocks = place(turn, &sch, &target);
