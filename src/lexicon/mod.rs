@@ -118,6 +118,11 @@ sections! {
         NameLead = "name_leads",
         NamingOpening = "naming_openings",
         CallVerb = "call_verbs",
+        /// Verbs that give a thing already there a new look when a colour ends the line ("make
+        /// it black", "turn the cube blue").
+        PaintChange = "paint_changes",
+        /// Words between the thing and its new look ("turn it *into* glass").
+        PaintLead = "paint_leads",
         /// Words that give a thing a new name in place of its old ones ("rename").
         RenameWords = "rename_words",
         RememberVerb = "remember_verbs",

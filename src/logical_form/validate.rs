@@ -139,7 +139,7 @@ impl Checker {
         // Which arguments each action type may carry (as loose as the annotations require).
         // lexicon: JSON keys of the logical form.
         let rules: [(&str, bool, bool); 5] = [
-            ("schematic", action.schematic.is_some(), matches!(kind, Build | Dig | Fill | Plant)),
+            ("schematic", action.schematic.is_some(), matches!(kind, Build | Dig | Fill | Plant | Paint)),
             ("dance_type", action.dance_type.is_some(), matches!(kind, Dance | Move)),
             ("target_action_type", action.target_action_type.is_some(), matches!(kind, Stop | Resume | Undo)),
             ("receiver", action.receiver.is_some(), matches!(kind, Get | Put | Collect | Craft)),

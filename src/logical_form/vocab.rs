@@ -79,6 +79,9 @@ vocabulary! {
         Drop = "DROP",
         /// Craft an item (craftmate).
         Craft = "CRAFT",
+        /// Give a thing, the `reference_object`, the colour or material the `schematic`'s
+        /// filters say ("paint the tower red", "make it glass"; craftmate).
+        Paint = "PAINT",
     }
 }
 

@@ -14,6 +14,8 @@ use crate::world::{BBox, Block, Pos, World};
 
 pub struct Build {
     label: String,
+    /// What the agent says it is doing: "building", or "painting" over a thing's old blocks.
+    verb: &'static str,
     edit: Edit,
     /// The closing line, held while the agent walks out of what it built.
     leaving: Option<String>,
@@ -25,7 +27,12 @@ impl Build {
     pub fn new(blocks: Vec<(Pos, Block)>, label: impl Into<String>, limits: &Limits) -> Result<Build, TaskError> {
         limits.check_blocks(blocks.len(), "build")?;
         check_in_world(blocks.iter().map(|(p, _)| p))?;
-        Ok(Build { label: label.into(), edit: Edit::new(blocks), leaving: None })
+        Ok(Build { label: label.into(), verb: "building", edit: Edit::new(blocks), leaving: None })
+    }
+
+    /// The same build, said as `verb` ("painting the tower red").
+    pub fn said_as(self, verb: &'static str) -> Build {
+        Build { verb, ..self }
     }
 
     /// Number of distinct positions in the plan.
@@ -56,7 +63,7 @@ impl Task for Build {
     }
 
     fn describe(&self) -> String {
-        format!("building {} at {}", self.label, self.origin())
+        format!("{} {} at {}", self.verb, self.label, self.origin())
     }
 
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
@@ -67,7 +74,7 @@ impl Task for Build {
                 let mut msg = if r.placed == 0 && r.broken == 0 {
                     format!("{} was already there.", capitalise(&self.label))
                 } else {
-                    format!("I finished building {}.", self.label)
+                    format!("I finished {} {}.", self.verb, self.label)
                 };
                 if r.missing > 0 {
                     msg.push_str(&format!(" {} blocks could not be placed.", r.missing));

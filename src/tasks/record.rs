@@ -64,7 +64,7 @@ impl TaskKind {
     pub fn from_action_type(s: &str) -> Option<TaskKind> {
         Some(match s.to_ascii_uppercase().as_str() {
             "MOVE" => TaskKind::Move,
-            "BUILD" => TaskKind::Build,
+            "BUILD" | "PAINT" => TaskKind::Build,
             "DESTROY" => TaskKind::Destroy,
             "DIG" => TaskKind::Dig,
             "FILL" => TaskKind::Fill,

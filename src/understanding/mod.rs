@@ -7,8 +7,8 @@
 //! 2. **Known lines** answer at once: the [`exact`] table, then the same table for the line's core
 //!    with the small words around it peeled off ([`everyday`]): "ok carry on" is "carry on".
 //!    A how-to question ("how do I make a furnace") is chit-chat, never a command; a request for
-//!    an item ("give me 10 oak logs") or a name ("name this tower bob") is read by rule
-//!    ([`giving`], [`naming`]).
+//!    an item ("give me 10 oak logs"), a name ("name this tower bob") or a new colour ("paint
+//!    the tower red") is read by rule ([`giving`], [`naming`], [`paint`]).
 //! 3. **The parser** reads the rest. A line of several steps ("… then come back to me") whose form
 //!    lost a step is read step by step and the steps joined ([`sequence`]).
 //! 4. **Measures** said with their words ("20 long and 5 high", "10 by 3", "3 deep") are written
@@ -32,6 +32,7 @@ pub mod measures;
 pub mod names;
 pub mod naming;
 pub mod place_name;
+pub mod paint;
 mod prepare;
 pub mod relation;
 pub mod rules;
@@ -230,6 +231,7 @@ impl Understanding {
             rule(Rule::Jobs, jobs::read)
                 .or_else(|| rule(Rule::Giving, giving::read))
                 .or_else(|| rule(Rule::Spawning, giving::read_spawn))
+                .or_else(|| rule(Rule::Paint, paint::read))
                 .or_else(|| rule(Rule::Naming, naming::read))
                 .or_else(|| rule(Rule::Superlative, superlative::read))
                 .or_else(|| rule(Rule::Asking, asking::read))

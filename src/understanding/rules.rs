@@ -71,10 +71,12 @@ pub enum Rule {
     Jobs,
     /// A parsed action said with a job's verb retyped ([`super::jobs::repair`]).
     JobRepair,
+    /// A thing given a new colour or material ("paint the tower red", [`super::paint::read`]).
+    Paint,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 32] = [
+    pub const ALL: [Rule; 33] = [
         Rule::AxisNames,
         Rule::StepPunctuation,
         Rule::SplitTimes,
@@ -107,6 +109,7 @@ impl Rule {
         Rule::Measures,
         Rule::Jobs,
         Rule::JobRepair,
+        Rule::Paint,
     ];
 
     /// The rule's name on the command line: its variant in kebab case.

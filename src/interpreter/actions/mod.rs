@@ -17,6 +17,7 @@ mod gather;
 mod get;
 mod items;
 mod movement;
+mod paint;
 mod spawn;
 
 use std::sync::Arc;
@@ -148,6 +149,7 @@ fn action_plan(turn: &mut Turn, a: &Action, cond: Option<&RemoveCondition>, limi
         ActionType::Put => items::put(turn, a),
         ActionType::Drop => items::drop(turn, a),
         ActionType::Craft => items::craft(turn, a),
+        ActionType::Paint => paint::paint(turn, a),
         ActionType::Undo => Ok(Plan::Undo(target_kind(turn, a.target_action_type))),
         ActionType::Stop => Ok(Plan::Stop),
         ActionType::Resume => Ok(Plan::Resume),

@@ -1,0 +1,118 @@
+//! PAINT: "paint the tower red", "make it black", "turn the cube into glass". The thing keeps its
+//! shape and its name; each of its blocks becomes one of the new colour or material (a dyed
+//! block keeps its kind: red concrete becomes blue concrete), laid over the old ones as a build
+//! of that same thing, so "undo" puts the old look back.
+
+use crate::interpreter::describe;
+use crate::interpreter::recipe::{Making, Recipe};
+use crate::interpreter::reference::{self, Want};
+use crate::logical_form::{Action, Predicate};
+use crate::memory::{MemoryId, Source};
+use crate::schematics::chosen_block;
+use crate::tasks::{Build as BuildTask, Limits, Task, TaskError, TaskKind, Times};
+use crate::world::{Block, Pos};
+
+use super::{Plan, push};
+use crate::interpreter::context::Turn;
+use crate::interpreter::problem::{Problem, Result};
+
+/// Lay these blocks over the thing `object`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paint {
+    pub blocks: Vec<(Pos, Block)>,
+    pub label: String,
+    pub object: MemoryId,
+}
+
+impl Recipe for Paint {
+    fn kind(&self) -> TaskKind {
+        TaskKind::Build
+    }
+    fn task(&self, limits: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
+        Ok(Box::new(BuildTask::new(self.blocks.clone(), self.label.clone(), limits)?.said_as("painting")))
+    }
+    fn doing(&self, label: &str, _: &str) -> String {
+        format!("painting {label}")
+    }
+    /// The thing's plan becomes its new look: what memory holds it to be while it changes.
+    fn makes(&self, _: &str) -> Vec<Making> {
+        vec![Making::Existing(self.object, self.blocks.clone())]
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+pub(super) fn paint(turn: &mut Turn, a: &Action) -> Result<Plan> {
+    let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I paint?"))?;
+    let found = reference::resolve_one(turn, r, Want::Blocks)?;
+    let id = found.id().ok_or_else(|| Problem::say("I can only paint things that were built, not the ground itself."))?;
+    let Some(obj) = turn.memory.block_object(id)? else { return Err(Problem::say("There is nothing there for me to paint.")) };
+    let (colour, material) = look(turn, a);
+    let new = chosen_block(colour.as_deref(), material.as_deref())
+        .map_err(|e| Problem::say(e.to_string()))?
+        .ok_or_else(|| Problem::say("What colour should I paint it?"))?;
+    let before = describe::the(turn.memory, id);
+    let blocks: Vec<(Pos, Block)> = obj
+        .blocks
+        .iter()
+        .map(|(p, b)| (*p, repainted(*b, new, colour.is_some() && material.is_none())))
+        .filter(|(p, b)| turn.world.block_at(*p) != *b)
+        .collect();
+    let said = [colour.as_deref(), material.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ");
+    if blocks.is_empty() {
+        let mut it = before.chars();
+        let the = it.next().map(|c| c.to_uppercase().chain(it).collect::<String>()).unwrap_or_default();
+        return Err(Problem::say(format!("{the} is {said} already.")));
+    }
+    turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
+    // What the player says it is now is what it is called by ("the red tower").
+    forget_told_look(turn, id, colour.as_deref(), material.as_deref());
+    let label = format!("{before} {said}");
+    Ok(push(Paint { blocks, label: label.clone(), object: id }, Times::Count(1), label))
+}
+
+/// The colour and the material the form gives the thing's new look.
+fn look(turn: &Turn, a: &Action) -> (Option<String>, Option<String>) {
+    let mut colour = None;
+    let mut material = None;
+    for t in a.schematic.iter().flat_map(|s| s.filters.iter()).flat_map(|f| f.triples()) {
+        let Some(span) = t.obj_span() else { continue };
+        let words = turn.words(span).join(" ");
+        match t.pred_text {
+            Predicate::HasColour => colour = Some(words),
+            Predicate::HasBlockType => material = Some(words),
+            _ => {}
+        }
+    }
+    (colour, material)
+}
+
+/// The block that takes `old`'s place: with only a colour said, a dyed block keeps its kind
+/// (red concrete → blue concrete); otherwise the block the words chose.
+fn repainted(old: Block, new: Block, colour_only: bool) -> Block {
+    let (Some(was), Some(now)) = (old.colour(), new.colour()) else { return new };
+    if !colour_only {
+        return new;
+    }
+    old.name().strip_prefix(&format!("{was}_")).and_then(|kind| Block::from_name(&format!("{now}_{kind}"))).unwrap_or(new)
+}
+
+/// The colour and material the thing was told to have go (a new material takes the old colour
+/// with it: a blue cube turned to glass is a glass cube): from now on they are what its blocks
+/// show, as perception sees them, so an undo of the painting brings the old look back in
+/// memory too.
+fn forget_told_look(turn: &mut Turn, id: MemoryId, colour: Option<&str>, material: Option<&str>) {
+    let gone = |pred: &str| pred == "has_block_type" && material.is_some() || pred == "has_colour" && (colour.is_some() || material.is_some());
+    let old: Vec<MemoryId> = turn
+        .memory
+        .triples_of(id)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|t| t.source == Source::Told && gone(&t.pred))
+        .map(|t| t.id)
+        .collect();
+    for triple in old {
+        let _ = turn.memory.remove_triple(triple);
+    }
+}

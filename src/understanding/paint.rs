@@ -1,0 +1,127 @@
+//! "paint the tower red", "make it black", "turn that cube into glass", "change the colour of
+//! the wall to blue": a thing already there given another colour or material. The annotations
+//! have no such action, so the parser never learned one; a line that is exactly such a request
+//! is read here into `PAINT` (the thing, and a schematic whose filters say its new look), and
+//! the generated corpus's `paint.txt` teaches the parser the same forms. Its words are the
+//! lexicon's: `[verbs]` (paint), `[paint_changes]` (make, turn), `[paint_leads]` (to, into),
+//! the colours and the materials.
+
+use crate::lexicon::{Class, lexicon};
+use crate::logical_form::{
+    Action, ActionType, Coreference, Filters, LogicalForm, Predicate, ReferenceObject, ReferenceObjectArg, Schematic, Span, Triple,
+    WhereClause, WhereItem,
+};
+
+/// The form for a line that only asks to paint a thing, if it is one.
+pub fn read(text: &str) -> Option<LogicalForm> {
+    let w: Vec<String> = text.split_whitespace().map(String::from).collect();
+    let lx = lexicon();
+    let verb = w.first()?;
+    let paints = lx.verb(verb) == Some(ActionType::Paint);
+    if !paints && !lx.is(Class::PaintChange, verb) {
+        return None;
+    }
+    // The new look: the colour and material words that end the line, after a lead word if any.
+    let mut look = w.len();
+    while look > 1 && describes(&w[look - 1]) {
+        look -= 1;
+    }
+    if look == w.len() {
+        return None;
+    }
+    let thing_end = if look > 1 && lx.is(Class::PaintLead, &w[look - 1]) { look - 1 } else { look };
+    if thing_end <= 1 {
+        return None;
+    }
+    let thing = thing(&w, 1..thing_end)?;
+    // "make a red cube" is a build: only "paint" may take a thing not yet named ("paint a
+    // cube red" means one that is there); "make", "turn" need one that is ("it", "the cube").
+    if !paints && !definite(&w[1]) {
+        return None;
+    }
+    let said = Span::new(look, w.len() - 1);
+    let items: Vec<WhereItem> = (look..w.len())
+        .map(|k| {
+            let p = if lx.colour(&w[k]).is_some() { Predicate::HasColour } else { Predicate::HasBlockType };
+            WhereItem::Triple(Triple::new(p, Span::word(k)))
+        })
+        .collect();
+    let filters = Filters { where_clause: Some(WhereClause::And(items)), ..Filters::default() };
+    let paint = Action {
+        reference_object: Some(ReferenceObjectArg::Object(Box::new(thing))),
+        schematic: Some(Schematic { filters: Some(filters), text_span: Some(said) }),
+        ..Action::new(ActionType::Paint)
+    };
+    super::checked(text, LogicalForm::command(vec![paint]))
+}
+
+/// A colour or material word ("red", "glass", "oak").
+fn describes(w: &str) -> bool {
+    let lx = lexicon();
+    lx.colour(w).is_some() || lx.material(w).is_some()
+}
+
+/// "it", "that", "the cube", "my house": a word that points at a thing already there.
+fn definite(w: &str) -> bool {
+    let lx = lexicon();
+    lx.is(Class::Pointing, w) || lx.is(Class::Determiner, w) || lx.is(Class::Possessive, w) || w == "the"
+}
+
+/// The thing in `w[range]`: "it" and "that" point at it; "the red cube" names it (its last word)
+/// and describes it (the colour and material words before).
+fn thing(w: &[String], range: std::ops::Range<usize>) -> Option<ReferenceObject> {
+    let lx = lexicon();
+    let said = Span::new(range.start, range.end - 1);
+    let words = &w[range.clone()];
+    if words.len() == 1 && lx.is(Class::Pointing, &words[0]) {
+        let filters = Filters { contains_coreference: Some(Coreference::Yes), ..Filters::default() };
+        return Some(ReferenceObject { filters: Some(filters), text_span: Some(said), ..ReferenceObject::default() });
+    }
+    let start = range.start + usize::from(definite(&w[range.start]) || lx.is(Class::Article, &w[range.start]));
+    let name = range.end - 1;
+    if start > name || describes(&w[name]) || lx.is(Class::Pointing, &w[name]) {
+        return None;
+    }
+    let mut items = vec![WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(name)))];
+    for k in start..name {
+        let p = if lx.colour(&w[k]).is_some() {
+            Predicate::HasColour
+        } else if lx.material(&w[k]).is_some() {
+            Predicate::HasBlockType
+        } else {
+            return None;
+        };
+        items.push(WhereItem::Triple(Triple::new(p, Span::word(k))));
+    }
+    let filters = Filters { where_clause: Some(WhereClause::And(items)), ..Filters::default() };
+    Some(ReferenceObject { filters: Some(filters), text_span: Some(said), ..ReferenceObject::default() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(line: &str) -> String {
+        read(line).unwrap_or_else(|| panic!("{line}")).to_json_value().to_string()
+    }
+
+    #[test]
+    fn painting_reads_the_thing_and_its_new_look() {
+        let lf = json("paint the tower red");
+        assert!(lf.contains(r#""action_type":"PAINT""#), "{lf}");
+        assert!(lf.contains(r#""obj_text":[0,[2,2]],"pred_text":"has_name""#), "{lf}");
+        assert!(lf.contains(r#""obj_text":[0,[3,3]],"pred_text":"has_colour""#), "{lf}");
+        let lf = json("make it black");
+        assert!(lf.contains(r#""contains_coreference":"yes""#), "{lf}");
+        let lf = json("turn the red cube into glass");
+        assert!(lf.contains(r#""obj_text":[0,[5,5]],"pred_text":"has_block_type""#), "{lf}");
+        assert!(lf.contains(r#""obj_text":[0,[2,2]],"pred_text":"has_colour""#), "the thing is the red cube: {lf}");
+    }
+
+    #[test]
+    fn a_build_or_a_change_of_size_is_no_painting() {
+        for line in ["make a red cube", "make it bigger", "make the tower taller", "paint", "make red", "build a blue house", "turn left"] {
+            assert!(read(line).is_none(), "{line}");
+        }
+    }
+}
