@@ -118,6 +118,8 @@ sections! {
         NameLead = "name_leads",
         NamingOpening = "naming_openings",
         CallVerb = "call_verbs",
+        /// "do you have any …" before a request that leaves the item out.
+        HaveAny = "have_any",
         /// Verbs that give a thing already there a new look when a colour ends the line ("make
         /// it black", "turn the cube blue").
         PaintChange = "paint_changes",

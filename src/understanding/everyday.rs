@@ -233,14 +233,14 @@ pub fn wanted_things(normalized: &str) -> Option<String> {
     (shape > 0 && crate::schematics::is_known_shape(thing) && !lx.is(Class::GenericThing, thing)).then(|| format!("build {}", rest.join(" ")))
 }
 
-/// "i need cobble, get me a stack", "i need spruce wood can u get some": an item wanted (a
-/// `[wants]` opening), then a request that leaves it out, ending in a count or a pronoun. Read
+/// "i need cobble, get me a stack", "i need spruce wood can u get some", "u got any diamonds?
+/// gimme 3": an item wanted (a `[wants]` or `[have_any]` opening), then a request that leaves it out, ending in a count or a pronoun. Read
 /// as the request with the item in it, for the player: "get me a stack of cobble", "can you get
 /// some spruce wood for me".
 pub fn needed_items(normalized: &str) -> Option<String> {
     let words: Vec<&str> = normalized.split_whitespace().collect();
     let lx = lexicon();
-    let start = lx.phrase_at(Class::Want, &words, 0)?;
+    let start = lx.phrase_at(Class::Want, &words, 0).or_else(|| lx.phrase_at(Class::HaveAny, &words, 0))?;
     let k = (start + 1..words.len()).find(|&k| lx.phrase_at(Class::Request, &words, k).is_some() || lx.is(Class::StepVerb, words[k]))?;
     let item: Vec<String> = words[start..k].iter().map(|w| w.to_string()).collect();
     crate::world::rules::item_id(&item)?;
@@ -277,6 +277,7 @@ mod tests {
         assert_eq!(needed_items("i need cobble get me a stack").as_deref(), Some("get me a stack of cobble"));
         assert_eq!(needed_items("i need spruce wood can you get some").as_deref(), Some("can you get some spruce wood for me"));
         assert_eq!(needed_items("i need cobble mine like 30").as_deref(), Some("mine like 30 cobble for me"));
+        assert_eq!(needed_items("you got any diamonds give me 3").as_deref(), Some("give me 3 diamonds"));
         assert_eq!(needed_items("i need you to build a wall"), None, "no item");
         assert_eq!(needed_items("i need cobble get me some bread"), None, "the request names its own thing");
     }
