@@ -24,14 +24,17 @@ impl DialogueManager {
 
     /// `whole`, the reading of the whole line, unless it is chit-chat (or too unsure even to
     /// ask back) and the line's last sentence is a request read surely enough to ask back at
-    /// least: "ngl that wall is ugly, tear it down" is "tear it down".
+    /// least: "ngl that wall is ugly, tear it down" is "tear it down". A whole line that would
+    /// be asked back gives way to its last sentence read surely enough to act on ("thanks a
+    /// lot! now could you make a stone tower").
     pub(super) fn request_after_remark(&self, speaker: &str, memory: &Memory, chat: &str, whole: Option<Understood>) -> Option<Understood> {
         let chat_only = whole.as_ref().is_none_or(|r| r.lf.dialogue_type == DialogueType::Noop || r.confidence < self.guess_confidence);
-        if chat_only
+        let unsure = whole.as_ref().is_some_and(|r| r.confidence < self.min_confidence);
+        if (chat_only || unsure)
             && let Some(last) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t))
             && let Some(request) = self.understand(speaker, memory, &last)
             && request.lf.dialogue_type == DialogueType::HumanGiveCommand
-            && request.confidence >= self.guess_confidence
+            && request.confidence >= if chat_only { self.guess_confidence } else { self.min_confidence }
         {
             return Some(request);
         }

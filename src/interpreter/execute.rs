@@ -52,6 +52,7 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
             Plan::Push { recipe, times, label } => match make_task(&recipe, &times, &label, tasks.limits()) {
                 Ok(task) => {
                     let made = reserve(memory, recipe.makes(&speaker));
+                    tasks.cancel_making(&recipe.takes_down());
                     let taken_down = recipe.takes_down().into_iter().filter_map(|id| as_known(memory, id)).collect();
                     let meta = TaskMeta { made, taken_down, ..meta.clone() };
                     to_push.push((task, acknowledge(&recipe, &times, &label, &speaker), meta))

@@ -74,6 +74,9 @@ const RANKING_TOKENS: &[&str] = &[
     "v:SIZE", "v:WIDTH",
 ];
 
+/// Tokens that say which action a command is (the actions a mob's words may be read as).
+const ACTION_TOKENS: &[&str] = &["v:BUILD", "v:SPAWN", "v:OTHERACTION", "v:GET", "v:MOVE", "v:FILL", "v:DIG"];
+
 /// Tokens that write how many things a command is about (a count said in the words: "4 pillars").
 const COUNT_TOKENS: &[&str] = &["k:remove_condition", "v:RUN_COUNT", "k:selector", "k:ordinal", "k:return_quantity", "v:RANDOM", "k:same", "v:ALLOWED", "v:DISALLOWED"];
 
@@ -84,11 +87,12 @@ impl Choice {
         COUNT_TOKENS.contains(&self.token.as_str()) || self.rival.as_deref().is_some_and(|r| COUNT_TOKENS.contains(&r))
     }
 
-    /// Did the choice decide between building a thing and spawning it (the action, or where
-    /// its object is written)?
+    /// Did the choice decide between spawning a thing and another action (the action type, or
+    /// where its object is written)? Once a mob is read from the words, the action is a spawn.
     pub fn spawns(&self) -> bool {
         let pair = |a: &str, b: &str| [a, b].contains(&self.token.as_str()) && self.rival.as_deref().is_some_and(|r| [a, b].contains(&r));
-        pair("v:BUILD", "v:SPAWN") || pair("k:schematic", "k:reference_object")
+        let action = |t: &str| ACTION_TOKENS.contains(&t);
+        action(&self.token) && self.rival.as_deref().is_some_and(action) || pair("k:schematic", "k:reference_object")
     }
 
     /// What the choice decided.

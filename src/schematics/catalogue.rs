@@ -122,6 +122,11 @@ pub(crate) fn resolve(name: &str) -> Result<Resolved, SchematicError> {
     }
 }
 
+/// Is `name` a wall ("wall", "walls")? A wall "around" a thing goes round it.
+pub fn is_wall(name: &str) -> bool {
+    resolve(name).is_ok_and(|r| r.kind == Wall)
+}
+
 /// One name per shape family (the first of its words), for answering "what can you build?".
 pub fn known_shapes() -> Vec<&'static str> {
     ShapeKind::ALL

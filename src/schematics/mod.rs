@@ -27,7 +27,7 @@ mod request;
 mod shapes;
 mod sizes;
 
-pub use catalogue::{is_known_shape, known_shapes, shape_words};
+pub use catalogue::{is_known_shape, is_wall, known_shapes, shape_words};
 pub use error::SchematicError;
 pub use limits::{DEFAULT_MAX_BLOCKS, Limits};
 pub use materials::{Palette, chosen_block};

@@ -257,6 +257,18 @@ impl TaskStack {
         Some(id)
     }
 
+    /// Drop for good the commands on top of the stack that are making one of `things` (memory
+    /// ids): "destroy it" said of the bridge being built ends its build, or the build would
+    /// resume once the bridge is down. Returns how many were dropped.
+    pub fn cancel_making(&mut self, things: &[i64]) -> usize {
+        let mut dropped = 0;
+        while self.entries.last().is_some_and(|e| e.record.meta.made.iter().any(|id| things.contains(id))) {
+            self.cancel();
+            dropped += 1;
+        }
+        dropped
+    }
+
     /// Cancel every command.
     pub fn clear(&mut self) {
         while self.cancel().is_some() {}

@@ -410,10 +410,11 @@ impl Understanding {
         let mut action = crate::logical_form::map_spans(&parsed.lf.actions()[0], |s| Some(Span::new(put_back(s.start), put_back(s.end))))?;
         action.set_location(location);
         let lf = checked(text, LogicalForm::command(vec![action]))?;
-        let mut r = self.measured(Reading { text: text.to_string(), lf, confidence: parsed.confidence, source: Source::Parser, fixes: Vec::new() }).0;
-        // The place came from the words, and so do colours and materials (`details`): the
-        // parser's confidence is about the rest.
-        let read = FromWords { located: true, ..FromWords::default() };
+        let (mut r, from) = self.measured(Reading { text: text.to_string(), lf, confidence: parsed.confidence, source: Source::Parser, fixes: Vec::new() });
+        // The place came from the words, and so do colours and materials (`details`) and a mob
+        // spawned: the parser's confidence is about the rest. (Its choices' spans count in the
+        // line without the place, so what was read at word positions is not set aside.)
+        let read = FromWords { located: true, spawned: from.spawned, ..FromWords::default() };
         r.confidence = if parsed.choices.is_empty() { parsed.confidence } else { confidence_without(&parsed.choices, &read) };
         Some(r)
     }

@@ -26,7 +26,18 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         i += 1;
     }
     let pointing = lx.is(Class::Pointing, at(i + 1));
-    let (filters, name_start) = if i == 0 && lx.is(Class::Pointing, at(i)) && matches!(at(i + 1), "'s" | "is") {
+    let (filters, name_start) = if let Some(n) = lx.phrase_at(Class::RenameWords, &w, i) {
+        // "rename rocky to boulder", "rename it as bob", "rename the red cube to ruby": the thing
+        // runs to "to" or "as", the new name after it.
+        let to = (i + n..w.len()).find(|k| matches!(w[*k], "to" | "as"))?;
+        let thing = i + n..to;
+        if thing.is_empty() {
+            return None;
+        }
+        let one_pointing = thing.len() == 1 && lx.is(Class::Pointing, w[thing.start]);
+        let start = thing.start + usize::from(lx.is(Class::Article, w[thing.start]) && thing.len() > 1);
+        (if one_pointing { this() } else { described(&w, start..to) }, to + 1)
+    } else if i == 0 && lx.is(Class::Pointing, at(i)) && matches!(at(i + 1), "'s" | "is") {
         // "that's the tower of doom", "this is my house"
         (this(), i + 2)
     } else if let Some(is) = said_is(&w, i) {
@@ -166,6 +177,15 @@ fn this() -> Filters {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rename_names_the_thing_before_to_and_the_new_name_after() {
+        let lf = read("rename rocky to boulder").expect("a rename");
+        let json = lf.to_json_value().to_string();
+        assert!(json.contains(r#""filters":{"where_clause":{"AND":[{"obj_text":[0,[1,1]],"pred_text":"has_name"}]}}"#), "{json}");
+        assert_eq!(tag("rename rocky to boulder").as_deref(), Some("boulder"));
+        assert_eq!(tag("rename it to rex").as_deref(), Some("rex"));
+    }
 
     #[test]
     fn a_thing_named_without_the_or_as_ends_at_its_shape() {

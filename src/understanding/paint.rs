@@ -40,12 +40,18 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         return None;
     }
     let said = Span::new(look, w.len() - 1);
-    let items: Vec<WhereItem> = (look..w.len())
-        .map(|k| {
-            let p = if lx.colour(&w[k]).is_some() { Predicate::HasColour } else { Predicate::HasBlockType };
-            WhereItem::Triple(Triple::new(p, Span::word(k)))
-        })
-        .collect();
+    // Each colour word, and each run of material words as one ("stone bricks").
+    let mut items: Vec<WhereItem> = Vec::new();
+    let mut k = look;
+    while k < w.len() {
+        let (p, end) = if lx.colour(&w[k]).is_some() {
+            (Predicate::HasColour, k)
+        } else {
+            (Predicate::HasBlockType, (k..w.len()).take_while(|&j| lx.colour(&w[j]).is_none()).last().unwrap_or(k))
+        };
+        items.push(WhereItem::Triple(Triple::new(p, Span::new(k, end))));
+        k = end + 1;
+    }
     let filters = Filters { where_clause: Some(WhereClause::And(items)), ..Filters::default() };
     let paint = Action {
         reference_object: Some(ReferenceObjectArg::Object(Box::new(thing))),
@@ -113,6 +119,8 @@ mod tests {
         assert!(lf.contains(r#""obj_text":[0,[3,3]],"pred_text":"has_colour""#), "{lf}");
         let lf = json("make it black");
         assert!(lf.contains(r#""contains_coreference":"yes""#), "{lf}");
+        let lf = json("turn the house into stone bricks");
+        assert!(lf.contains(r#""obj_text":[0,[4,5]],"pred_text":"has_block_type""#), "one material of two words: {lf}");
         let lf = json("turn the red cube into glass");
         assert!(lf.contains(r#""obj_text":[0,[5,5]],"pred_text":"has_block_type""#), "{lf}");
         assert!(lf.contains(r#""obj_text":[0,[2,2]],"pred_text":"has_colour""#), "the thing is the red cube: {lf}");

@@ -71,7 +71,10 @@ fn steps_by_punctuation(chat: &str) -> String {
 /// The chat normalized: coordinates with axis names and steps after punctuation first (they need
 /// the marks), then "4x4x4" split.
 pub(super) fn normalized(chat: &str) -> String {
-    let mut line = chat.to_string();
+    // An ellipsis typed between two words ("a red wall...like 10 long") is a pause between them,
+    // not part of either.
+    static DOTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"(\w)\.{2,}(\w)").expect("a valid pattern"));
+    let mut line = DOTS.replace_all(chat, "$1 $2").into_owned();
     if on(Rule::AxisNames) {
         line = plain_coordinates(&line);
     }

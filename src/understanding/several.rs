@@ -75,10 +75,12 @@ pub fn request_after_remark(chat: &str, prepare: impl Fn(&str) -> String) -> Opt
     let prepared = prepare(last);
     let words: Vec<&str> = prepared.split_whitespace().collect();
     let mut k = 0;
-    while let Some(n) = [Class::Opening, Class::Filler, Class::Politeness].into_iter().find_map(|c| lx.phrase_at(c, &words, k)) {
+    while let Some(n) = [Class::Opening, Class::Request, Class::Filler, Class::Politeness].into_iter().find_map(|c| lx.phrase_at(c, &words, k)) {
         k += n;
     }
-    words.get(k).is_some_and(|w| lx.is(Class::StepVerb, w) || lx.is(Class::CommandStart, w)).then(|| last.to_string())
+    // "(would you) mind digging a hole for me?": a request may open with the verb's other forms.
+    let verb = |w: &str| lx.is(Class::StepVerb, w) || lx.is(Class::CommandStart, w) || lx.verb(w).is_some();
+    words.get(k).is_some_and(|w| verb(w)).then(|| last.to_string())
 }
 
 #[cfg(test)]

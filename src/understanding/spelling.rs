@@ -113,9 +113,11 @@ impl Speller {
             }
             let same_start = c.word.as_bytes()[0] == word.as_bytes()[0];
             // Closer first, a game word counting as half an edit closer (a whole one for long
-            // words: "sphear" is a sphere, not a spear); then game words; then the same first
-            // letter; then the longer word.
-            let cost = 2 * d - if c.domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 };
+            // words: "sphear" is a sphere, not a spear), and two neighbours swapped (the slip of
+            // a fast typist: "lnog" is long, not log) a whole edit closer; then game words; then
+            // the same first letter; then the longer word.
+            let bonus = if c.domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 } + if swapped(word, &c.word) { 2 } else { 0 };
+            let cost = (2 * d).saturating_sub(bonus);
             // The word itself breaks a last tie: the vocabulary comes in no fixed order, and the
             // same line must always be read the same way.
             let better = match best {
@@ -246,6 +248,7 @@ mod tests {
         assert_eq!(s.correct("what r u doing").text, "what are you doing");
         assert_eq!(s.correct("biuld a green wal").text, "build a green wall");
         assert_eq!(s.correct("dgi a hole").text, "dig a hole");
+        assert_eq!(s.correct("buld a wal 5 lnog").text, "build a wall 5 long");
         assert_eq!(s.correct("spawn 3 piggs").text, "spawn 3 pigs");
         assert_eq!(s.correct("hold on a sec").text, "hold on a sec");
     }

@@ -205,6 +205,13 @@ pub(super) fn place(turn: &mut Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, B
 /// ground. `None` otherwise: it is then placed near the thing like any build.
 fn round_it(turn: &Turn, sch: &Schematic, t: &Target) -> Option<Vec<(Pos, Block)>> {
     let a = t.anchor.filter(|_| t.around)?;
+    let walls;
+    let sch = if schematics::is_wall(&sch.name) {
+        walls = walls_round(sch, a, turn.speaker_block());
+        &walls
+    } else {
+        sch
+    };
     let [sx, _, sz] = sch.size();
     let (cx, cz) = ((a.min.x + a.max.x).div_euclid(2), (a.min.z + a.max.z).div_euclid(2));
     let y = location::ground(turn.world, cx, cz, a.min.y);
@@ -225,6 +232,25 @@ fn round_it(turn: &Turn, sch: &Schematic, t: &Target) -> Option<Vec<(Pos, Block)
         let clear = blocks.iter().all(|(p, _)| !stands(turn, *p));
         (room && clear).then_some(blocks)
     })
+}
+
+/// "a glass wall around the tower": four walls round the thing's footprint, two blocks clear of
+/// it, as high as the wall asked for and of its block, with a gate (a gap two high in the
+/// middle of the side towards `towards`) so nobody is shut in: the bot builds from inside.
+fn walls_round(wall: &Schematic, a: BBox, towards: Pos) -> Schematic {
+    let [_, h, _] = wall.size();
+    let Some((block, _)) = wall.block_counts().first().copied() else { return wall.clone() };
+    let [ax, _, az] = a.size();
+    let (w, l) = (ax + 4, az + 4);
+    // The gate's column, on the wall side nearest `towards` (relative to the ring's corner).
+    let (cx, cz) = ((a.min.x + a.max.x).div_euclid(2), (a.min.z + a.max.z).div_euclid(2));
+    let (dx, dz) = (towards.x - cx, towards.z - cz);
+    let gate = if dx.abs() >= dz.abs() { (if dx > 0 { w - 1 } else { 0 }, l / 2) } else { (w / 2, if dz > 0 { l - 1 } else { 0 }) };
+    let edge = move |x: i32, z: i32| x == 0 || z == 0 || x == w - 1 || z == l - 1;
+    let blocks = (0..h.max(1)).flat_map(move |y| {
+        (0..w).flat_map(move |x| (0..l).filter(move |&z| edge(x, z) && !((x, z) == gate && y < 2)).map(move |z| (Pos::new(x, y, z), block)))
+    });
+    Schematic::new(wall.name.clone(), blocks)
 }
 
 /// A build moved at least this many blocks says so.
