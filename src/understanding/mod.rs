@@ -421,12 +421,14 @@ impl Understanding {
 
     /// The steps of a line as read: [`step::split`], with a step the command's form has no
     /// action for read as a line of its own ("… then call it bob", "call the tower lighthouse
-    /// then …").
+    /// then …", "… and paint it black": an action only a rule reads).
     pub fn steps(&self, text: &str, lf: &LogicalForm) -> Vec<step::Step> {
         step::split_with(text, lf, |words| {
-            self.read_prepared(words)
-                .map(|r| r.lf)
-                .filter(|f| f.dialogue_type == DialogueType::PutMemory || (f.dialogue_type == DialogueType::GetMemory && f.filters.is_some()))
+            self.read_prepared(words).map(|r| r.lf).filter(|f| {
+                f.dialogue_type == DialogueType::PutMemory
+                    || (f.dialogue_type == DialogueType::GetMemory && f.filters.is_some())
+                    || f.actions().iter().any(|a| a.action_type == ActionType::Paint)
+            })
         })
     }
 
@@ -462,6 +464,7 @@ impl Understanding {
                 spawned |= giving::spawns_a_mob(action, &tokens);
             }
             changed |= on(Rule::JobRepair) && jobs::repair(action, &tokens, step.clone());
+            changed |= on(Rule::Paint) && paint::repair(action, &tokens, step.clone());
             if on(Rule::Details) {
                 changed |= details::repair(action, &tokens, step.clone());
                 described |= details::said_plainly(action, &tokens);

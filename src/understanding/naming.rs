@@ -119,10 +119,13 @@ pub fn named_when_built(text: &str) -> Option<String> {
 /// blue ball is blobby" (from `i`): a pointing word, one to three words of what it is, "is",
 /// then an article or a naming verb, or one last word the lexicon does not know after a shape
 /// ("blobby") — "that tower is tall" and "that house is ugly" say how it is, not what it is
-/// called (`[judgements]`).
+/// called (`[judgements]`). After "the" only the new word counts ("the yellow ball is sunny").
 fn said_is(w: &[&str], i: usize) -> Option<usize> {
     let lx = lexicon();
-    if !lx.is(Class::Pointing, w.get(i)?) {
+    // "the yellow ball is sunny": with "the", only a new word after a shape is a name.
+    let pointing = lx.is(Class::Pointing, w.get(i)?);
+    let the = lx.is(Class::Article, w[i]) && !lx.is(Class::Indefinite, w[i]);
+    if !pointing && !the {
         return None;
     }
     let is = (i + 2..=i + 4).find(|k| w.get(*k) == Some(&"is"))?;
@@ -135,7 +138,7 @@ fn said_is(w: &[&str], i: usize) -> Option<usize> {
         && !lx.knows(next)
         && !lx.is(Class::Judgement, next)
         && next.chars().all(|c| c.is_alphanumeric() || c == '_');
-    (said.iter().all(plain) && (led || new_word)).then_some(is)
+    (said.iter().all(plain) && (led && pointing || new_word)).then_some(is)
 }
 
 /// "the red cube 's name is fred" (from `i`): an article, one to three words ending in a shape,

@@ -29,14 +29,17 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     if look == w.len() {
         return None;
     }
-    let thing_end = if look > 1 && lx.is(Class::PaintLead, &w[look - 1]) { look - 1 } else { look };
+    // The lead before the look: "into", "out of" (`[paint_leads]`, phrases too).
+    let lead = lx.phrases(Class::PaintLead).iter().map(Vec::len).filter(|&n| n < look).find(|&n| lx.phrase_at(Class::PaintLead, &w[..look], look - n) == Some(n));
+    let thing_end = look - lead.unwrap_or(0);
     if thing_end <= 1 {
         return None;
     }
     let thing = thing(&w, 1..thing_end)?;
     // "make a red cube" is a build: only "paint" may take a thing not yet named ("paint a
-    // cube red" means one that is there); "make", "turn" need one that is ("it", "the cube").
-    if !paints && !definite(&w[1]) {
+    // cube red" means one that is there); "make", "turn" need one that is ("it", "the cube"),
+    // or a name with a lead to its new look ("make sunny out of glass").
+    if !paints && !definite(&w[1]) && !(lead.is_some() && !lx.is(Class::Indefinite, &w[1])) {
         return None;
     }
     let said = Span::new(look, w.len() - 1);
@@ -61,16 +64,31 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     super::checked(text, LogicalForm::command(vec![paint]))
 }
 
+/// "build a wall and paint it black": a step the parser read as some other action (it has no
+/// `PAINT`) that reads as a painting is one. Returns whether the action changed.
+pub fn repair(action: &mut Action, tokens: &[String], step: std::ops::Range<usize>) -> bool {
+    if action.action_type == ActionType::Paint || step.end > tokens.len() {
+        return false;
+    }
+    let Some(lf) = read(&tokens[step.clone()].join(" ")) else { return false };
+    let Some(paint) = lf.actions().first() else { return false };
+    let Some(moved) = crate::logical_form::map_spans(paint, |s| Some(Span::new(s.start + step.start, s.end + step.start))) else { return false };
+    *action = moved;
+    true
+}
+
 /// A colour or material word ("red", "glass", "oak").
 fn describes(w: &str) -> bool {
     let lx = lexicon();
     lx.colour(w).is_some() || lx.material(w).is_some()
 }
 
-/// "it", "that", "the cube", "my house": a word that points at a thing already there.
+/// "it", "that", "the cube", "my house": a word that points at a thing already there ("a",
+/// "some" are a new one).
 fn definite(w: &str) -> bool {
     let lx = lexicon();
-    lx.is(Class::Pointing, w) || lx.is(Class::Determiner, w) || lx.is(Class::Possessive, w) || w == "the"
+    let article = lx.is(Class::Article, w) && !lx.is(Class::Indefinite, w);
+    lx.is(Class::Pointing, w) || lx.is(Class::Possessive, w) || article
 }
 
 /// The thing in `w[range]`: "it" and "that" point at it; "the red cube" names it (its last word)
@@ -119,6 +137,8 @@ mod tests {
         assert!(lf.contains(r#""obj_text":[0,[3,3]],"pred_text":"has_colour""#), "{lf}");
         let lf = json("make it black");
         assert!(lf.contains(r#""contains_coreference":"yes""#), "{lf}");
+        let lf = json("make sunny out of glass");
+        assert!(lf.contains(r#""obj_text":[0,[1,1]],"pred_text":"has_name""#), "a name: {lf}");
         let lf = json("turn the house into stone bricks");
         assert!(lf.contains(r#""obj_text":[0,[4,5]],"pred_text":"has_block_type""#), "one material of two words: {lf}");
         let lf = json("turn the red cube into glass");
@@ -128,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_build_or_a_change_of_size_is_no_painting() {
-        for line in ["make a red cube", "make it bigger", "make the tower taller", "paint", "make red", "build a blue house", "turn left"] {
+        for line in ["make a red cube", "make it bigger", "make the tower taller", "paint", "make red", "build a blue house", "turn left", "make a cube out of glass", "make sunny red", "make a pyramid out of sandstone", "make some walls out of glass"] {
             assert!(read(line).is_none(), "{line}");
         }
     }

@@ -214,7 +214,8 @@ fn round_it(turn: &Turn, sch: &Schematic, t: &Target) -> Option<Vec<(Pos, Block)
     };
     let [sx, _, sz] = sch.size();
     let (cx, cz) = ((a.min.x + a.max.x).div_euclid(2), (a.min.z + a.max.z).div_euclid(2));
-    let y = location::ground(turn.world, cx, cz, a.min.y);
+    // The ground just outside the thing (its own top is no ground for a ring round it).
+    let y = location::ground(turn.world, a.min.x - 1, a.min.z - 1, a.min.y);
     let speaker = turn.speaker_block();
     // Shifts off centre, nearest first.
     let mut shifts: Vec<(i32, i32)> = (-sx / 2..=sx / 2).flat_map(|dx| (-sz / 2..=sz / 2).map(move |dz| (dx, dz))).collect();

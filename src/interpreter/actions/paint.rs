@@ -89,10 +89,12 @@ fn look(turn: &Turn, a: &Action) -> (Option<String>, Option<String>) {
 }
 
 /// The block that takes `old`'s place: with only a colour said, a dyed block keeps its kind
-/// (red concrete → blue concrete); otherwise the block the words chose.
+/// (red concrete → blue concrete); otherwise the block the words chose (a colour that names a
+/// block, "gold", is that block).
 fn repainted(old: Block, new: Block, colour_only: bool) -> Block {
     let (Some(was), Some(now)) = (old.colour(), new.colour()) else { return new };
-    if !colour_only {
+    // Only a colour's own plain block (its wool) stands for "that colour, whatever kind".
+    if !colour_only || Block::from_name(&format!("{now}_wool")) != Some(new) {
         return new;
     }
     old.name().strip_prefix(&format!("{was}_")).and_then(|kind| Block::from_name(&format!("{now}_{kind}"))).unwrap_or(new)
