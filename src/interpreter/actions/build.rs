@@ -83,7 +83,12 @@ pub fn finishing(object: MemoryId, blocks: Vec<(Pos, Block)>, label: impl Into<S
 /// What a shape request makes, as memory names it: the shape word in the singular ("cubes" →
 /// "cube"), the colour and the material the player said.
 pub fn made_of(req: &ShapeRequest) -> Made {
+    // "a tower thing" is a tower: a generic word after a shape names nothing more.
+    let lx = crate::lexicon::lexicon();
     let mut words: Vec<String> = req.name.split_whitespace().map(str::to_string).collect();
+    if words.len() > 1 && words.last().is_some_and(|w| lx.is(crate::lexicon::Class::GenericThing, w)) {
+        words.pop();
+    }
     if let Some(last) = words.last_mut() {
         *last = crate::memory::query::names::lemma(last);
     }
