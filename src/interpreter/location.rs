@@ -130,7 +130,13 @@ fn coref(turn: &Turn, words: Option<&[String]>, purpose: Purpose) -> Result<Targ
         })),
         (false, _) => match look_spot(turn) {
             Some(s) => Ok(Target::at(s)),
-            // Looking at nothing (the sky, the far horizon): "over there" is some steps ahead.
+            // Looking at nothing, "go there" goes to what was just talked about ("build a house
+            // over there" … "ok now go there"): beside it, as "go to the house" would.
+            None if purpose == Purpose::Move && let Some(r) = super::reference::recently_talked_about(turn)? => {
+                let anchor = matches!(r, super::reference::Referent::Memory { bbox: Some(_), .. }).then(|| r.bbox());
+                Ok(Target { anchor, ..Target::at(r.pos().block()) })
+            }
+            // Looking at nothing else (the sky, the far horizon): "over there" is some steps ahead.
             None => {
                 let f = directions::forward(turn.speaker_look);
                 Ok(Target::at(turn.speaker_block() + Pos::new(f.x * 6, 0, f.z * 6)))
@@ -170,7 +176,7 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
     } else if l.contains_coreference.is_some() {
         let words = l.text_span.map(|s| turn.words(s));
         let t = coref(turn, words.as_deref(), purpose)?;
-        (t.pos, None, turn.speaker_look)
+        (t.pos, t.anchor, turn.speaker_look)
     } else {
         match l.location_type {
             Some(LocationType::AgentPos) => (turn.agent_pos(), None, turn.world.agent_look()),

@@ -183,11 +183,15 @@ fn looked_at(turn: &Turn, want: Want) -> Result<Option<Referent>> {
 /// after that, what the speaker looks at wins, as for "that".
 const RECENT_TICKS: u64 = 6000;
 
-/// Is the reference a word that points back ("it", "them"), with no "this" or "that" in it?
+/// Is the reference a word that points back ("it", "them"), with no "this" or "that" in it? A
+/// reference without words of its own ("call it c1": the thing a name is for) is judged by the
+/// words of its step.
 fn points_back(turn: &Turn, r: &ReferenceObject) -> bool {
     use crate::lexicon::{Class, lexicon};
-    let Some(span) = r.text_span else { return false };
-    let words = turn.words(span);
+    let words = match r.text_span {
+        Some(span) => turn.words(span),
+        None => turn.form_words().to_vec(),
+    };
     let lx = lexicon();
     words.iter().any(|w| lx.is(Class::PointingBack, w)) && !words.iter().any(|w| lx.is(Class::Pointing, w) && !lx.is(Class::PointingBack, w))
 }
@@ -207,6 +211,12 @@ fn last_talked_about(turn: &Turn, want: Want, within: Option<u64>) -> Result<Opt
         }
     }
     memory_referent(turn, id)
+}
+
+/// What was talked about (or made) in the last few minutes, if anything: where "go there" goes
+/// when the speaker looks at nothing.
+pub(super) fn recently_talked_about(turn: &Turn) -> Result<Option<Referent>> {
+    last_talked_about(turn, Want::Anything, Some(RECENT_TICKS))
 }
 
 /// What the step before this one in the same line made, dug or acted on, if memory knows it and
@@ -310,9 +320,8 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
         }
         // "it" is what we talked about a moment ago, wherever the speaker looks now; "that" is
         // what they look at.
-        let back = points_back(turn, r);
-        let talked_about = last_talked_about(turn, want, back.then_some(RECENT_TICKS))?;
-        let found = match talked_about {
+        let just_talked_about = if points_back(turn, r) { last_talked_about(turn, want, Some(RECENT_TICKS))? } else { None };
+        let found = match just_talked_about {
             Some(found) => Some(found),
             None => match looked_at(turn, want)? {
                 Some(found) => Some(found),

@@ -125,6 +125,10 @@ sections! {
         PaintChange = "paint_changes",
         /// Words between the thing and its new look ("turn it *into* glass").
         PaintLead = "paint_leads",
+        /// A part of a thing that painting changes ("the house *walls*").
+        PaintedPart = "painted_parts",
+        /// Words between a part and its thing ("the walls *of* the house").
+        PartLink = "part_links",
         /// Words that give a thing a new name in place of its old ones ("rename").
         RenameWords = "rename_words",
         RememberVerb = "remember_verbs",

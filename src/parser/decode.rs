@@ -108,6 +108,21 @@ impl Choice {
         }
     }
 
+    /// A thing's triples are an AND: their order changes nothing. Where the network chose one
+    /// predicate against another that the same form writes later ("tiny red cubes": `has_colour`
+    /// or `has_size` first), the choice was only of an order, and is certain.
+    pub fn orders_are_certain(choices: &mut [Choice]) {
+        for i in 0..choices.len() {
+            let (head, tail) = choices.split_at_mut(i + 1);
+            let c = &mut head[i];
+            let predicate = |t: &str| t.starts_with("v:has_");
+            let Some(rival) = c.rival.as_deref().filter(|r| predicate(r) && predicate(&c.token)) else { continue };
+            if tail.iter().any(|o| o.token == rival) {
+                c.log_prob = 0.0;
+            }
+        }
+    }
+
     fn token(token: &str, log_prob: f32, rival: Option<&str>) -> Self {
         Choice { token: token.to_string(), words: None, log_prob, rival: rival.map(str::to_string) }
     }
@@ -502,5 +517,24 @@ mod tests {
         let share = bookkeeping_share([(TEXT_SPAN_KEY, 0.2f32.ln()), (DIALOGUE_TARGET_KEY, 0.3f32.ln()), ("k:location", 0.5f32.ln())].into_iter());
         let lp = behaviour_log_prob("k:location", None, 0.5f32.ln(), share);
         assert!((lp.exp() - 1.0).abs() < 1e-5, "{}", lp.exp());
+    }
+
+    #[test]
+    fn the_order_of_a_things_triples_is_no_doubt() {
+        let half = 0.5f32.ln();
+        // "tiny red cubes": colour against size first, and the size comes next: certain.
+        let mut choices = vec![
+            Choice::token("v:has_colour", half, Some("v:has_size")),
+            Choice::span(Span::word(3), 0.0),
+            Choice::token("v:has_size", half, Some("v:has_name")),
+        ];
+        Choice::orders_are_certain(&mut choices);
+        assert_eq!(choices[0].log_prob, 0.0);
+        // The size against the name, and no name follows: a real doubt.
+        assert_eq!(choices[2].log_prob, half);
+        // A rival that is no predicate, or one that never comes: unchanged.
+        let mut choices = vec![Choice::token("v:has_colour", half, Some("v:has_block_type")), Choice::token("k:location", half, Some("k:schematic"))];
+        Choice::orders_are_certain(&mut choices);
+        assert_eq!((choices[0].log_prob, choices[1].log_prob), (half, half));
     }
 }

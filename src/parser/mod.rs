@@ -345,7 +345,8 @@ impl NeuralParser {
     /// against the normalised `words`.
     fn first_valid(words: &[String], finished: Vec<decode::Decoded>) -> Option<Parsed> {
         let text = words.join(" ");
-        finished.into_iter().find_map(|decoded| {
+        finished.into_iter().find_map(|mut decoded| {
+            decode::Choice::orders_are_certain(&mut decoded.choices);
             let value = linearize::delinearize(&decoded.tokens, &decoded.spans)?;
             let lf = LogicalForm::from_json_value(&value).ok()?;
             logical_form::validate(&text, &lf).ok()?;

@@ -197,6 +197,17 @@ impl Defaults {
     pub(crate) const fn plain(main: &'static str) -> Defaults {
         Defaults { main, trim: main, floor: main, roof: main, window: "glass" }
     }
+
+    /// The blocks a player's colour or material leaves as they are (a house's floor, roof and
+    /// windows: see [`Palette::new`]); none for a shape of one block.
+    pub(crate) fn fixed(&self) -> Vec<Block> {
+        if self.floor == self.main && self.roof == self.main {
+            return Vec::new();
+        }
+        let mut kept: Vec<Block> = [self.floor, self.roof, self.window].into_iter().filter(|b| ![self.main, self.trim].contains(b)).map(block).collect();
+        kept.dedup();
+        kept
+    }
 }
 
 /// The blocks one schematic is drawn with.

@@ -160,6 +160,18 @@ fn one_block(req: &ShapeRequest) -> Option<ShapeRequest> {
     (block && !said_size && req.size_words.is_empty() && req.hollow.is_none()).then(|| ShapeRequest { size: Some(1), ..req.clone() })
 }
 
+/// The blocks a shape called `name` keeps whatever colour it is built or painted in (a house's
+/// floor, roof and windows); none for a shape of one block or a name that is no shape.
+pub fn kept_when_coloured(name: &str) -> Vec<Block> {
+    catalogue::resolve(name).map(|s| shapes::defaults(s.kind).fixed()).unwrap_or_default()
+}
+
+/// Does a shape called `name` run its length along x, across the view of whom it faces (a
+/// bridge: its deck; other shapes have their width there)?
+pub fn length_runs_across(name: &str) -> bool {
+    catalogue::resolve(name).is_ok_and(|s| s.kind == catalogue::ShapeKind::Bridge)
+}
+
 /// Generates the shape a player asked for.
 ///
 /// Checks, in order: the shape word ([`SchematicError::UnknownShape`]), colour and material
@@ -236,6 +248,14 @@ mod tests {
         assert_eq!(each.blocks.len(), 1);
         let big = generate(&ShapeRequest { size_words: vec!["big".into()], ..ShapeRequest::new("block") }, &Limits::default()).unwrap();
         assert!(big.blocks.len() > 1);
+    }
+
+    #[test]
+    fn a_house_keeps_its_roof_floor_and_windows_whatever_its_colour() {
+        let kept: Vec<&str> = kept_when_coloured("house").iter().map(|b| b.name()).collect();
+        assert_eq!(kept, ["cobblestone", "spruce_planks", "glass"]);
+        assert!(kept_when_coloured("red cube").is_empty() && kept_when_coloured("tower").is_empty() && kept_when_coloured("zorp").is_empty());
+        assert!(length_runs_across("long bridge") && !length_runs_across("house"));
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! area, a server that does not know the mob): the bot counts the new mobs it sees at the spot
 //! and reports those, never what it asked for.
 
+use super::build::Build;
 use super::movement::{Move, MoveOptions};
 use super::{Step, Task, TaskContext, TaskKind};
 use crate::lexicon::lexicon;
-use crate::world::{Pos, rules};
+use crate::world::{Block, Pos, rules};
 
 /// Mobs within [`CROWD_RADIUS`] blocks of the spot past which the bot spawns no more, however
 /// many requests add up.
@@ -23,6 +24,8 @@ pub struct Spawn {
     count: u32,
     spawned: u32,
     walked: bool,
+    /// Whether the scaffold it climbed to reach the spot was taken down.
+    cleared: bool,
     /// Every mob seen before the first spawn: the ones that appear later are new.
     before: Option<Vec<u64>>,
     /// Ticks waited, after the last spawn, for them to show.
@@ -33,7 +36,7 @@ impl Spawn {
     /// Spawn one `mob` (an entity id such as `pig`) with its feet in block `at`.
     pub fn new(mob: impl Into<String>, at: Pos) -> Spawn {
         let mob = rules::normalize_id(&mob.into());
-        Spawn { mob, at, count: 1, spawned: 0, walked: false, before: None, waited: 0 }
+        Spawn { mob, at, count: 1, spawned: 0, walked: false, cleared: false, before: None, waited: 0 }
     }
 
     /// Spawn `count` of them (one per tick).
@@ -54,6 +57,19 @@ impl Spawn {
             m.kind == self.mob && !before.contains(&m.id) && m.pos.distance(here) <= SPOT_RADIUS
         });
         new.count() as u32
+    }
+
+    /// Once the eggs are used: a pillar climbed to reach a high spot (the top of a tower) comes
+    /// down again, then what the world shows is said.
+    fn finish(&mut self, ctx: &mut TaskContext) -> Step {
+        if !self.cleared && !ctx.scaffold().is_empty() {
+            self.cleared = true;
+            let gone = ctx.scaffold().iter().map(|p| (*p, Block::AIR)).collect();
+            if let Ok(down) = Build::new(gone, "the scaffold", ctx.limits) {
+                return Step::Push(Box::new(down.said_as("taking down")));
+            }
+        }
+        self.judge(ctx)
     }
 
     /// What the world shows once the eggs are used: all of them, some, or none.
@@ -88,11 +104,12 @@ impl Task for Spawn {
 
     fn step(&mut self, ctx: &mut TaskContext) -> Step {
         if self.spawned >= self.count {
-            return self.judge(ctx);
+            return self.finish(ctx);
         }
         if !ctx.in_reach(self.at) && !self.walked {
             self.walked = true;
-            let walk = Move::within_reach(self.at, ctx.limits.reach, MoveOptions::default());
+            // It may climb on scaffold, as a build does, to reach a spot up high.
+            let walk = Move::within_reach(self.at, ctx.limits.reach, MoveOptions::working(None));
             return Step::Push(Box::new(walk));
         }
         if !ctx.in_reach(self.at) {
@@ -113,7 +130,7 @@ impl Task for Spawn {
         if self.spawned < self.count {
             return Step::Continue;
         }
-        self.judge(ctx)
+        self.finish(ctx)
     }
 }
 

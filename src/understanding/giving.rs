@@ -69,14 +69,7 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
 /// "make 3 slimes near me", "pop a snow golem": a build (or an action the parser could not
 /// name) of a mob is a spawn of it. Returns whether the action changed.
 pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
-    let names = |f: &Filters| -> Vec<String> {
-        f.triples()
-            .iter()
-            .filter(|t| t.pred_text == Predicate::HasName)
-            .filter_map(|t| t.obj_span())
-            .flat_map(|s| s.words(tokens).to_vec())
-            .collect()
-    };
+    let names = |f: &Filters| name_words(f, tokens);
     match action.action_type {
         ActionType::Build => {
             let Some(schematic) = action.schematic.as_ref() else { return false };
@@ -108,8 +101,13 @@ pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
 /// Is the action a spawn of a mob named in its words ("make 3 pigs", repaired or not)?
 pub fn spawns_a_mob(action: &Action, tokens: &[String]) -> bool {
     let Some(ReferenceObjectArg::Object(r)) = action.reference_object.as_ref() else { return false };
-    let names: Vec<String> = r.filters.iter().flat_map(|f| f.triples()).filter(|t| t.pred_text == Predicate::HasName).filter_map(|t| t.obj_span()).flat_map(|s| s.words(tokens).to_vec()).collect();
+    let names = r.filters.as_ref().map(|f| name_words(f, tokens)).unwrap_or_default();
     action.action_type == ActionType::Spawn && crate::world::rules::mob_kind(&names).is_some()
+}
+
+/// The words of a thing's names (its `has_name` triples).
+fn name_words(f: &Filters, tokens: &[String]) -> Vec<String> {
+    f.triples().iter().filter(|t| t.pred_text == Predicate::HasName).filter_map(|t| t.obj_span()).flat_map(|s| s.words(tokens).to_vec()).collect()
 }
 
 /// The form for a line that only asks for items, if it is one: for the speaker ("give me 3

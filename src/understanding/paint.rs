@@ -35,7 +35,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     if thing_end <= 1 {
         return None;
     }
-    let thing = thing(&w, 1..thing_end)?;
+    let thing = thing(&w, whole(&w, 1..thing_end))?;
     // "make a red cube" is a build: only "paint" may take a thing not yet named ("paint a
     // cube red" means one that is there); "make", "turn" need one that is ("it", "the cube"),
     // or a name with a lead to its new look ("make sunny out of glass").
@@ -91,6 +91,27 @@ fn definite(w: &str) -> bool {
     lx.is(Class::Pointing, w) || lx.is(Class::Possessive, w) || article
 }
 
+/// The words of the whole thing when `w[range]` names a part of it: "the house walls", "the
+/// house's walls", "the walls of the house" (`[painted_parts]`, `[part_links]`). Painting a thing
+/// changes what its parts are, so the thing is what is painted.
+fn whole(w: &[String], range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let lx = lexicon();
+    let part = |k: usize| lx.is(Class::PaintedPart, &w[k]);
+    let link = |k: usize| lx.is(Class::PartLink, &w[k]);
+    // "the walls of the house": a part, its link, then the thing.
+    let first = range.start + usize::from(lx.is(Class::Article, &w[range.start]));
+    if first + 2 < range.end && part(first) && link(first + 1) {
+        return first + 2..range.end;
+    }
+    // "the house walls", "the house 's walls": the thing, then its part ("some walls" are walls).
+    let last = range.end - 1;
+    if last > first && part(last) && definite(&w[range.start]) {
+        let end = if last - 1 > first && link(last - 1) { last - 1 } else { last };
+        return range.start..end;
+    }
+    range
+}
+
 /// The thing in `w[range]`: "it" and "that" point at it; "the red cube" names it (its last word)
 /// and describes it (the colour and material words before).
 fn thing(w: &[String], range: std::ops::Range<usize>) -> Option<ReferenceObject> {
@@ -141,6 +162,11 @@ mod tests {
         assert!(lf.contains(r#""obj_text":[0,[1,1]],"pred_text":"has_name""#), "a name: {lf}");
         let lf = json("turn the house into stone bricks");
         assert!(lf.contains(r#""obj_text":[0,[4,5]],"pred_text":"has_block_type""#), "one material of two words: {lf}");
+        for line in ["make the house walls white", "paint the house 's walls white", "paint the walls of the house white"] {
+            let lf = json(line);
+            let house = line.split(' ').position(|w| w == "house").unwrap();
+            assert!(lf.contains(&format!(r#""obj_text":[0,[{house},{house}]],"pred_text":"has_name""#)), "the house, not its walls: {lf}");
+        }
         let lf = json("turn the red cube into glass");
         assert!(lf.contains(r#""obj_text":[0,[5,5]],"pred_text":"has_block_type""#), "{lf}");
         assert!(lf.contains(r#""obj_text":[0,[2,2]],"pred_text":"has_colour""#), "the thing is the red cube: {lf}");

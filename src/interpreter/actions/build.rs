@@ -118,6 +118,8 @@ pub fn size_phrase(label: &str, bbox: BBox, across: Option<Pos>) -> String {
         };
     }
     let (wide, long) = match across {
+        // A bridge's deck runs across the view: its length is there.
+        Some(_) if crate::schematics::length_runs_across(label) => (wide, long),
         Some(r) if r.x != 0 => (x, z),
         Some(_) => (z, x),
         None => (wide, long),

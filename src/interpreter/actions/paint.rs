@@ -53,16 +53,26 @@ pub(super) fn paint(turn: &mut Turn, a: &Action) -> Result<Plan> {
         .map_err(|e| Problem::say(e.to_string()))?
         .ok_or_else(|| Problem::say("What colour should I paint it?"))?;
     let before = describe::the(turn.memory, id);
-    let blocks: Vec<(Pos, Block)> = obj
-        .blocks
-        .iter()
-        .map(|(p, b)| (*p, repainted(*b, new, colour.is_some() && material.is_none())))
-        .filter(|(p, b)| turn.world.block_at(*p) != *b)
-        .collect();
+    // A house keeps its roof, floor and windows, as "build a red house" would.
+    let kept = kept_parts(turn, id);
+    let changed = |keep: &[Block]| -> Vec<(Pos, Block)> {
+        obj.blocks
+            .iter()
+            .filter(|(_, b)| !keep.contains(b))
+            .map(|(p, b)| (*p, repainted(*b, new, colour.is_some() && material.is_none())))
+            .filter(|(p, b)| turn.world.block_at(*p) != *b)
+            .collect()
+    };
+    let blocks = Some(changed(&kept)).filter(|b| !b.is_empty()).unwrap_or_else(|| changed(&[]));
     let said = [colour.as_deref(), material.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ");
     if blocks.is_empty() {
         let mut it = before.chars();
         let the = it.next().map(|c| c.to_uppercase().chain(it).collect::<String>()).unwrap_or_default();
+        // "stone" is built as stone bricks: say so, so the player can name another block.
+        let block = new.name().replace('_', " ");
+        if material.is_some() && block != said {
+            return Err(Problem::say(format!("{the} is {said} already: it's {block}, which is what I use for \"{said}\". Name another block for another look.")));
+        }
         return Err(Problem::say(format!("{the} is {said} already.")));
     }
     turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
@@ -70,6 +80,13 @@ pub(super) fn paint(turn: &mut Turn, a: &Action) -> Result<Plan> {
     forget_told_look(turn, id, colour.as_deref(), material.as_deref());
     let label = format!("{before} {said}");
     Ok(push(Paint { blocks, label: label.clone(), object: id }, Times::Count(1), label))
+}
+
+/// The blocks of `id`'s shape that its colour does not change (a house's roof, floor and
+/// windows), by the shape its name or perception gives it.
+fn kept_parts(turn: &Turn, id: MemoryId) -> Vec<Block> {
+    let names = ["has_name", "has_shape"].into_iter().flat_map(|p| turn.memory.values_of(id, p).unwrap_or_default());
+    names.map(|n| crate::schematics::kept_when_coloured(&n)).find(|k| !k.is_empty()).unwrap_or_default()
 }
 
 /// The colour and the material the form gives the thing's new look.

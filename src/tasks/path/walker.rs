@@ -17,7 +17,7 @@ use super::{Goal, PathError, PathOptions, PathStep, StepKind, plan};
 use crate::tasks::TaskContext;
 use crate::tasks::context::{FallWatch, Landing};
 use crate::tasks::movement::MoveOptions;
-use crate::world::{ActionError, Pos};
+use crate::world::{ActionError, Look, Pos};
 
 /// What one walker step came to.
 #[derive(Clone, Debug, PartialEq)]
@@ -261,6 +261,12 @@ pub(crate) fn leg_towards(here: Pos, target: Pos, limit: i32) -> Pos {
 /// Carry out one path step (one world action; a pillar is a jump with a block placed beneath,
 /// which a player does in one motion too).
 fn execute(ctx: &mut TaskContext, here: Pos, step: PathStep) -> Result<(), ActionError> {
+    // A walker faces the way it goes, as a player does: "go back" and "to your left" then mean
+    // what someone watching it walk would expect.
+    if (step.to.x, step.to.z) != (here.x, here.z) {
+        let (from, to) = (here.center(), Pos::new(step.to.x, here.y, step.to.z).center());
+        ctx.world.set_look(Look::towards(from, to));
+    }
     match step.kind {
         StepKind::Walk | StepKind::Climb | StepKind::Swim => ctx.world.step_to(step.to),
         StepKind::Drop => ctx.world.step_to(Pos::new(step.to.x, here.y, step.to.z)),
@@ -291,6 +297,19 @@ mod tests {
         assert_eq!((state, outcome.as_str()), (TaskState::Done, "I'm at (300, 5, -40)."));
         assert_eq!(w.agent_pos(), goal);
         assert_eq!(leg_towards(Pos::new(0, 5, 0), goal, 128), Pos::new(96, 5, -13));
+    }
+
+    #[test]
+    fn a_walker_faces_the_way_it_goes() {
+        let mut w = EmbeddedWorld::flat();
+        let (state, _) = run_task(&mut w, Move::to(Pos::new(0, 5, -12)), 400);
+        assert_eq!(state, TaskState::Done);
+        // It looks north (-z), so "back" is south, the way it came.
+        let d = w.agent_look().direction();
+        assert!(d.z < -0.99 && d.x.abs() < 0.01, "{:?}", w.agent_look());
+        run_task(&mut w, Move::to(Pos::new(9, 5, -12)), 400);
+        let d = w.agent_look().direction();
+        assert!(d.x > 0.99 && d.z.abs() < 0.01, "east: {:?}", w.agent_look());
     }
 
 
