@@ -26,10 +26,21 @@ fn is_glue(w: &str) -> bool {
     lexicon().unit(w).is_some() || lexicon().is(Class::DirectionGlue, w)
 }
 
-/// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me)", or "COMPASS N (blocks)", in
-/// the step, ending the step or followed by nothing that names another thing; returns the words
-/// and the form's parts.
-fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, RelativeDirection, bool)> {
+/// What a distance is measured from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum From {
+    /// The speaker, said ("of me", "from here") or not.
+    Speaker,
+    /// The bot: "4 blocks south of you".
+    Agent,
+    /// Another thing ("of the tower"): the parser's to read.
+    Thing,
+}
+
+/// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me|of you)", or "COMPASS N
+/// (blocks)", in the step, ending the step or followed by nothing that names another thing;
+/// returns the words and the form's parts.
+fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, RelativeDirection, From)> {
     let end = step.end.min(tokens.len());
     for k in step.start..end {
         if tokens[k].parse::<i32>().map_or(true, |n| !(1..=1000).contains(&n)) {
@@ -41,14 +52,16 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, R
         }
         let Some(dir) = tokens.get(j).filter(|_| j < end).and_then(|w| direction(w)) else { continue };
         let mut last = j;
-        // "of me", "from here": the speaker; "of the tower": another thing (the flag).
+        // "of me", "from here": the speaker; "of you": the bot; "of the tower": another thing.
+        let mut from = From::Speaker;
         if matches!(tokens.get(j + 1).map(String::as_str), Some("of" | "from")) && j + 1 < end {
             match tokens.get(j + 2) {
                 Some(w) if lexicon().is(Class::FromHere, w) => last = j + 2,
-                _ => return Some((k..j + 1, k, dir, true)),
+                Some(w) if lexicon().is(Class::You, w) && j + 2 < end => (last, from) = (j + 2, From::Agent),
+                _ => return Some((k..j + 1, k, dir, From::Thing)),
             }
         }
-        return Some((k..last + 1, k, dir, false));
+        return Some((k..last + 1, k, dir, from));
     }
     // "walk east 20", "go northwest 40 blocks": the direction first, then the number.
     for k in step.start..end.saturating_sub(1) {
@@ -57,7 +70,7 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, R
             continue;
         }
         let last = if tokens.get(k + 2).is_some_and(|w| k + 2 < end && lexicon().unit(w).is_some()) { k + 2 } else { k + 1 };
-        return Some((k..last + 1, k + 1, dir, false));
+        return Some((k..last + 1, k + 1, dir, From::Speaker));
     }
     None
 }
@@ -71,7 +84,8 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
         return Vec::new();
     }
     let named = action.location_object().and_then(|l| l.reference_object.as_ref()).is_some_and(|r| r.filters.is_some());
-    let Some((words, number, dir, of_thing)) = find(tokens, step) else { return Vec::new() };
+    let Some((words, number, dir, from)) = find(tokens, step) else { return Vec::new() };
+    let of_thing = from == From::Thing;
     // The distance is no measure of the thing built ("a cube 5 blocks north": not 5 high).
     if named == of_thing
         && let Some(schematic) = action.schematic.as_mut()
@@ -105,7 +119,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     }
     // "walk 200 blocks south *of me*": said from the speaker, even for a walk.
     let of_speaker = words.end > words.start + 1 && lexicon().is(Class::Me, &tokens[words.end - 1]);
-    let from = if kind == Move && !of_speaker { FixedReference::Agent } else { FixedReference::Speaker };
+    let from = if from == From::Agent || kind == Move && !of_speaker { FixedReference::Agent } else { FixedReference::Speaker };
     let special = SpecialReferenceObject { fixed_value: Some(from), coordinates_span: None };
     action.set_location(Location {
         reference_object: Some(Box::new(ReferenceObject { special_reference: Some(SpecialReference::Object(special)), ..ReferenceObject::default() })),
@@ -159,6 +173,11 @@ mod tests {
         let mut a = act(json!({"action_type": "MOVE"}));
         assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
         assert_eq!(val(&a)["location"]["reference_object"]["special_reference"]["fixed_value"], json!("SPEAKER"));
+        // "… of you": from the bot, whatever the parser said.
+        let t = tokenize("dig a hole 4 blocks south of you");
+        let mut a = act(json!({"action_type": "DIG", "location": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}}}));
+        assert_eq!(repair(&mut a, &t, 0..t.len()), vec![3, 4, 5, 6, 7]);
+        assert_eq!(val(&a)["location"]["reference_object"]["special_reference"]["fixed_value"], json!("AGENT"));
         // From a thing the parser found: the distance and the direction are written in.
         let t = tokenize("build a green cube 5 blocks north of the red cube");
         let mut a = act(json!({"action_type": "BUILD", "location": {"relative_direction": "UP",

@@ -38,8 +38,10 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     let thing = thing(&w, whole(&w, 1..thing_end))?;
     // "make a red cube" is a build: only "paint" may take a thing not yet named ("paint a
     // cube red" means one that is there); "make", "turn" need one that is ("it", "the cube"),
-    // or a name with a lead to its new look ("make sunny out of glass").
-    if !paints && !definite(&w[1]) && !(lead.is_some() && !lx.is(Class::Indefinite, &w[1])) {
+    // a name with a lead to its new look ("make sunny out of glass"), or one bare word with
+    // the look after it ("make box white": a build would say "make a white box").
+    let bare = thing_end == 2 && !lx.is(Class::Determiner, &w[1]) && !lx.is(Class::Indefinite, &w[1]) && lx.number(&w, 1).is_none();
+    if !paints && !definite(&w[1]) && !bare && !(lead.is_some() && !lx.is(Class::Indefinite, &w[1])) {
         return None;
     }
     let said = Span::new(look, w.len() - 1);
@@ -158,6 +160,8 @@ mod tests {
         assert!(lf.contains(r#""obj_text":[0,[3,3]],"pred_text":"has_colour""#), "{lf}");
         let lf = json("make it black");
         assert!(lf.contains(r#""contains_coreference":"yes""#), "{lf}");
+        let lf = json("make box white");
+        assert!(lf.contains(r#""obj_text":[0,[1,1]],"pred_text":"has_name""#), "a bare name: {lf}");
         let lf = json("make sunny out of glass");
         assert!(lf.contains(r#""obj_text":[0,[1,1]],"pred_text":"has_name""#), "a name: {lf}");
         let lf = json("turn the house into stone bricks");
@@ -174,7 +178,7 @@ mod tests {
 
     #[test]
     fn a_build_or_a_change_of_size_is_no_painting() {
-        for line in ["make a red cube", "make it bigger", "make the tower taller", "paint", "make red", "build a blue house", "turn left", "make a cube out of glass", "make sunny red", "make a pyramid out of sandstone", "make some walls out of glass"] {
+        for line in ["make a red cube", "make it bigger", "make the tower taller", "paint", "make red", "build a blue house", "turn left", "make a cube out of glass", "make two red", "make a pyramid out of sandstone", "make some walls out of glass"] {
             assert!(read(line).is_none(), "{line}");
         }
     }

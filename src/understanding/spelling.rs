@@ -1,7 +1,8 @@
 //! Typos and near-words: "bulid a red cueb" → "build a red cube", "purpel" → "purple".
 //!
 //! Players type fast. A word the bot has never seen is compared with the words it knows — the
-//! parser's vocabulary and the game's own names (shapes, colours, blocks, mobs, items) — and
+//! parser's vocabulary and the game's own names (shapes, colours, blocks, mobs, items; the
+//! verbs of its actions for a line's first word) — and
 //! replaced by the closest one when that one is close enough: one edit for short words, two for
 //! long ones, a swap of two neighbouring letters counting as one edit. Words the bot knows are
 //! never touched, nor are numbers, nor a name the player is giving ("call it zorp").
@@ -26,6 +27,9 @@ struct Candidate {
 /// The corrector: what counts as known, and what a typo may become.
 pub struct Speller {
     known: HashSet<String>,
+    /// The verbs of the bot's actions: game words too, as a line's first word ("pant the cube
+    /// red" is painted, not a pane; "wal" later on is a wall, not a walk).
+    verbs: HashSet<String>,
     candidates: Vec<Candidate>,
     /// Whether words are fixed by edit distance at all: only with a real vocabulary (a parser's),
     /// else too many ordinary words look like typos ("right" one edit from "light").
@@ -74,13 +78,14 @@ impl Speller {
         for (short, _) in lexicon().texts(Texts::Shorthand) {
             known.remove(short);
         }
-        Speller { known, candidates, fuzzy: true }
+        let verbs = lexicon().meanings(Group::Verb).flat_map(|(_, words)| words.iter()).cloned().collect();
+        Speller { known, verbs, candidates, fuzzy: true }
     }
 
     /// A corrector that only expands chat shorthand ("r", "u", "pls"): for a bot with no parser,
     /// whose few known words cannot tell a typo from an ordinary word.
     pub fn shorthand_only() -> Speller {
-        Speller { known: HashSet::new(), candidates: Vec::new(), fuzzy: false }
+        Speller { known: HashSet::new(), verbs: HashSet::new(), candidates: Vec::new(), fuzzy: false }
     }
 
     /// Is this word one the bot knows as it is?
@@ -90,6 +95,11 @@ impl Speller {
 
     /// The known word `word` was probably meant to be, if one is close enough.
     pub fn suggest(&self, word: &str) -> Option<&str> {
+        self.suggest_at(word, false)
+    }
+
+    /// Like [`Speller::suggest`], for a word that opens its line when `opening` (see `verbs`).
+    fn suggest_at(&self, word: &str, opening: bool) -> Option<&str> {
         if let Some(meant) = lexicon().text(Texts::Shorthand, word) {
             return Some(meant);
         }
@@ -99,6 +109,7 @@ impl Speller {
         let limit = if word.len() >= 6 { 2 } else { 1 };
         let mut best: Option<(usize, bool, bool, &str)> = None;
         for c in &self.candidates {
+            let domain = c.domain || opening && self.verbs.contains(&c.word);
             if c.word.len().abs_diff(word.len()) > limit {
                 continue;
             }
@@ -116,19 +127,19 @@ impl Speller {
             // words: "sphear" is a sphere, not a spear), and two neighbours swapped (the slip of
             // a fast typist: "lnog" is long, not log) a whole edit closer; then game words; then
             // the same first letter; then the longer word.
-            let bonus = if c.domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 } + if swapped(word, &c.word) { 2 } else { 0 };
+            let bonus = if domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 } + if swapped(word, &c.word) { 2 } else { 0 };
             let cost = (2 * d).saturating_sub(bonus);
             // The word itself breaks a last tie: the vocabulary comes in no fixed order, and the
             // same line must always be read the same way.
             let better = match best {
                 None => true,
                 Some((bc, bdom, bstart, bw)) => {
-                    (cost, !c.domain, !same_start, std::cmp::Reverse(c.word.len()), c.word.as_str())
+                    (cost, !domain, !same_start, std::cmp::Reverse(c.word.len()), c.word.as_str())
                         < (bc, !bdom, !bstart, std::cmp::Reverse(bw.len()), bw)
                 }
             };
             if better {
-                best = Some((cost, c.domain, same_start, &c.word));
+                best = Some((cost, domain, same_start, &c.word));
             }
         }
         best.map(|(_, _, _, w)| w)
@@ -145,7 +156,7 @@ impl Speller {
         let names_last = words.iter().rev().skip(1).any(|w| lexicon().is(Class::NamingVerb, w));
         for (i, word) in words.iter().copied().enumerate() {
             let name = naming || (names_last && i + 1 == words.len());
-            let fixed = if name { None } else { self.suggest(word) };
+            let fixed = if name { None } else { self.suggest_at(word, i == 0) };
             // After "call", "named" … the next word is a name ("call it zorp"): never a typo.
             let lead = lexicon().is(Class::NameLead, word) || lexicon().is(Class::GenericThing, word);
             naming = lexicon().is(Class::NamingVerb, word) || (naming && lead);
@@ -251,6 +262,7 @@ mod tests {
         assert_eq!(s.correct("buld a wal 5 lnog").text, "build a wall 5 long");
         assert_eq!(s.correct("spawn 3 piggs").text, "spawn 3 pigs");
         assert_eq!(s.correct("hold on a sec").text, "hold on a sec");
+        assert_eq!(s.correct("pant teh cube red").text, "paint the cube red");
     }
 
     #[test]
