@@ -140,6 +140,13 @@ fn material(said: &str) -> Result<Material, SchematicError> {
     Err(SchematicError::UnknownMaterial(said.trim().to_string()))
 }
 
+/// A block that can be placed alone though nothing can be built of it ("a torch"): any block
+/// but air.
+pub(crate) fn lone_block(said: &str) -> Option<Block> {
+    let id = said.trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join("_");
+    Block::from_name(id.strip_prefix("minecraft:").unwrap_or(&id)).filter(|b| !b.is_air() && !crate::world::rules::unbreakable(*b))
+}
+
 /// The block the player's colour and material words choose, or `None` if they said neither.
 /// Errors for a colour that is not a colour or a material that is not a block.
 pub fn chosen_block(

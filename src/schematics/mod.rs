@@ -184,7 +184,11 @@ pub fn generate(req: &ShapeRequest, limits: &Limits) -> Result<Schematic, Schema
     let req = one.as_ref().unwrap_or(req);
     let shape = catalogue::resolve(&req.name)?;
     let (colour, stripe_colour) = two_colours(req.colour.as_deref());
-    let chosen = materials::chosen_block(colour, req.block_type.as_deref())?;
+    let chosen = match materials::chosen_block(colour, req.block_type.as_deref()) {
+        // One block of something that holds no shape up (a torch, a lantern) stands on its own.
+        Err(SchematicError::UnusableMaterial(said)) if one.is_some() => Some(materials::lone_block(&said).ok_or(SchematicError::UnusableMaterial(said))?),
+        chosen => chosen?,
+    };
     let stripe = match stripe_colour {
         Some(c) => materials::chosen_block(Some(c), req.block_type.as_deref())?,
         None => None,

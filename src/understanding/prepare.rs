@@ -5,6 +5,7 @@
 
 use super::everyday;
 use super::rules::{Rule, on};
+use crate::lexicon::{Class, lexicon};
 use crate::logical_form::normalize;
 
 /// "x=10 y=5 z=-5", "x: 10, y: 5, z: -5": coordinates with their axis names, as the three numbers
@@ -75,6 +76,9 @@ pub(super) fn normalized(chat: &str) -> String {
     // not part of either.
     static DOTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"(\w)\.{2,}(\w)").expect("a valid pattern"));
     let mut line = DOTS.replace_all(chat, "$1 $2").into_owned();
+    // "!!1!": a shout typed with the shift key let go, no number.
+    static SHOUT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"!+1[1!]*").expect("a valid pattern"));
+    line = SHOUT.replace_all(&line, "!").into_owned();
     if on(Rule::AxisNames) {
         line = plain_coordinates(&line);
     }
@@ -82,7 +86,24 @@ pub(super) fn normalized(chat: &str) -> String {
         line = steps_by_punctuation(&line);
     }
     let line = normalize(&line);
+    let line = if on(Rule::ChangeOfMind) { after_change_of_mind(&line) } else { line };
     if on(Rule::SplitTimes) { split_times(&line) } else { line }
+}
+
+/// "turn the tower into stone bricks... actually no, make it sandstone": the player changed
+/// their mind in the line (`[change_of_mind]`); what follows the last change, less the step
+/// word the comma became, is the request.
+fn after_change_of_mind(line: &str) -> String {
+    let lx = lexicon();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(mut k) = (1..words.len()).rev().find_map(|i| lx.phrase_at(Class::ChangeOfMind, &words, i).map(|n| i + n).filter(|&e| e < words.len())) else {
+        return line.to_string();
+    };
+    if let Some(n) = lx.phrase_at(Class::Connector, &words, k).filter(|n| k + n < words.len()) {
+        k += n;
+    }
+    let request = lx.verb(words[k]).is_some() || lx.is(Class::CommandStart, words[k]);
+    if request { words[k..].join(" ") } else { line.to_string() }
 }
 
 /// The lexicon's rewrites applied ([`everyday::plain_verbs`]), and a name given in a build said
@@ -95,6 +116,20 @@ pub(super) fn rewritten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_of_mind_leaves_what_follows() {
+        assert_eq!(normalized("turn the tower into stone bricks... actually no, make it sandstone"), "make it sandstone");
+        assert_eq!(normalized("build a red cube, scratch that, dig a hole"), "dig a hole");
+        let half = normalized("build a red cube, actually no, a blue one");
+        assert!(half.starts_with("build a red cube"), "no request follows: left to the dialogue: {half}");
+    }
+
+    #[test]
+    fn a_shout_is_no_number() {
+        assert_eq!(normalized("give me 5 emeralds!!1!"), normalized("give me 5 emeralds!"));
+        assert!(normalized("build 1 tower!").contains('1'));
+    }
 
     #[test]
     fn punctuation_between_steps_becomes_then() {

@@ -18,6 +18,9 @@ pub enum Rule {
     StepPunctuation,
     /// "4x4x4" as "4 x 4 x 4" (`split_times`).
     SplitTimes,
+    /// "… actually no, make it sandstone": only what follows a change of mind
+    /// (`after_change_of_mind`).
+    ChangeOfMind,
     /// Typos fixed against the parser's vocabulary ([`super::spelling`]).
     Spelling,
     /// The lexicon's `[rewrites]` and `[anywhere]` phrases ([`super::everyday::plain_verbs`]).
@@ -76,10 +79,11 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 34] = [
         Rule::AxisNames,
         Rule::StepPunctuation,
         Rule::SplitTimes,
+        Rule::ChangeOfMind,
         Rule::Spelling,
         Rule::Rewrites,
         Rule::KnownCore,

@@ -88,6 +88,11 @@ impl Speller {
         Speller { known: HashSet::new(), verbs: HashSet::new(), candidates: Vec::new(), fuzzy: false }
     }
 
+    /// Is this word known only because the parser saw it in chat (no game or lexicon word)?
+    fn from_chat_only(&self, word: &str) -> bool {
+        self.knows(word) && !self.candidates.iter().any(|c| c.word == word && c.domain) && !lexicon().chat_words().any(|w| w == word)
+    }
+
     /// Is this word one the bot knows as it is?
     pub fn knows(&self, word: &str) -> bool {
         self.known.contains(word)
@@ -100,6 +105,15 @@ impl Speller {
 
     /// Like [`Speller::suggest`], for a word that opens its line when `opening` (see `verbs`).
     fn suggest_at(&self, word: &str, opening: bool) -> Option<&str> {
+        // A line opens with a verb: a word known only from the parser's chat ("comme", French)
+        // one slip from one is that verb.
+        if opening && self.fuzzy && word.len() >= 5 && self.from_chat_only(word) {
+            let mut verbs: Vec<&String> = self.verbs.iter().filter(|v| v.len() >= 4 && !v.contains(' ') && distance(word, v) == 1).collect();
+            verbs.sort();
+            if let [verb] = verbs.as_slice() {
+                return Some(verb.as_str());
+            }
+        }
         if let Some(meant) = lexicon().text(Texts::Shorthand, word) {
             return Some(meant);
         }
@@ -263,6 +277,10 @@ mod tests {
         assert_eq!(s.correct("spawn 3 piggs").text, "spawn 3 pigs");
         assert_eq!(s.correct("hold on a sec").text, "hold on a sec");
         assert_eq!(s.correct("pant teh cube red").text, "paint the cube red");
+        // "comme" is a word of the chat the parser saw, but no word of the bot's.
+        let s = Speller::new(["comme", "here"].map(String::from));
+        assert_eq!(s.correct("comme here").text, "come here");
+        assert_eq!(s.correct("ok comme here").text, "ok comme here", "only a line's first word");
     }
 
     #[test]

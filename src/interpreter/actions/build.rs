@@ -57,6 +57,10 @@ impl Recipe for Build {
         let one = self.blocks.chunks(per).next()?;
         let (first, _) = one.first()?;
         let bbox = one.iter().fold(BBox::new(*first, *first), |b, (p, _)| b.union(&BBox::new(*p, *p)));
+        // One block has no measures worth saying: "a torch, at (1, 5, 0)".
+        if bbox.size() == [1, 1, 1] {
+            return Some(format!("at {}", bbox.min));
+        }
         Some(format!("{}, at {}", size_phrase(&self.label, bbox, self.across), bbox.min))
     }
     fn makes(&self, speaker: &str) -> Vec<Making> {
