@@ -189,9 +189,11 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         }
         Some(AttributeName::BlockType) => {
             let mut types = turn.memory.values_of(id, "has_block_type").unwrap_or_default();
-            // Told and perceived alike ("glass" twice) is said once.
+            // Told and perceived alike is said once: "glass" twice, or "quartz" told and the
+            // quartz block it was built of.
             let mut seen = std::collections::HashSet::new();
-            types.retain(|t| seen.insert(t.replace('_', " ")));
+            let block = |t: &str| crate::schematics::chosen_block(None, Some(t)).ok().flatten().map_or_else(|| t.replace('_', " "), |b| b.name().to_string());
+            types.retain(|t| seen.insert(block(t)));
             if types.is_empty() { format!("I don't know what {the} is made of.") } else { format!("{} is made of {}.", capital(&the), types.join(" and ").replace('_', " ")) }
         }
         _ => {

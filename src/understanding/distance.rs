@@ -97,6 +97,10 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
         if kept.len() < items.len() {
             schematic.set_and_items(kept);
         }
+        // Nor is it part of the thing's words ("a diamond block 3 blocks to my right").
+        if let Some(span) = schematic.text_span.filter(|s| s.start < words.start && s.end >= words.start) {
+            schematic.text_span = Some(Span::new(span.start, words.start - 1));
+        }
     }
     // "5 blocks north of the red cube": the thing is the parser's to read, the distance and the
     // direction are the words'.
@@ -173,6 +177,11 @@ mod tests {
         let mut a = act(json!({"action_type": "MOVE"}));
         assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
         assert_eq!(val(&a)["location"]["reference_object"]["special_reference"]["fixed_value"], json!("SPEAKER"));
+        // The thing's words end before the distance.
+        let t = tokenize("put a diamond block 3 blocks to my right");
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {"text_span": [0, [2, 5]]}}));
+        assert!(!repair(&mut a, &t, 0..t.len()).is_empty());
+        assert_eq!(val(&a)["schematic"]["text_span"], json!([0, [2, 3]]));
         // "… of you": from the bot, whatever the parser said.
         let t = tokenize("dig a hole 4 blocks south of you");
         let mut a = act(json!({"action_type": "DIG", "location": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}}}));

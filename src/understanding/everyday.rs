@@ -226,10 +226,16 @@ pub fn wanted_things(normalized: &str) -> Option<String> {
     };
     // "a", "an", "some": a new thing; "the", "that", "my" point at one that is there.
     let new_thing = |w: &str| lx.is(Class::Indefinite, w) || (lx.is(Class::Determiner, w) && ![Class::Article, Class::Pointing, Class::Possessive].iter().any(|c| lx.is(*c, w)));
+    // "a few", "a couple of": how many, not what.
+    let new_thing = |w: &str| new_thing(w) || lx.is(Class::QuantityWord, w) && !lx.is(Class::Determiner, w) && !crate::schematics::is_known_shape(w);
     // Sizes may come first too: "a 3 x 3 x 3 glass cube".
     let measure = |w: &str| w.parse::<u32>().is_ok() || lx.is(Class::By, w) || lx.unit(w).is_some() || lx.dimension(w).is_some();
     let shape = rest.iter().position(|w| !(new_thing(w) || lx.describes(w) || measure(w)))?;
     let thing = rest[shape];
+    // "i want a few cows near me": a mob wanted is spawned.
+    if shape > 0 && crate::world::rules::mob_kind(&[thing.to_string()]).is_some() {
+        return Some(format!("spawn {}", rest.join(" ")));
+    }
     (shape > 0 && crate::schematics::is_known_shape(thing) && !lx.is(Class::GenericThing, thing)).then(|| format!("build {}", rest.join(" ")))
 }
 
@@ -300,6 +306,8 @@ mod tests {
         assert_eq!(wanted_things("i want a wall that is 3 high").as_deref(), Some("build a wall that is 3 high"));
         assert_eq!(wanted_things("can i have 2 big red cubes here").as_deref(), Some("build 2 big red cubes here"));
         assert_eq!(wanted_things("i want a cookie"), None);
+        assert_eq!(wanted_things("i want a few cows near me").as_deref(), Some("spawn a few cows near me"));
+        assert_eq!(wanted_things("i want a couple of red cubes").as_deref(), Some("build a couple of red cubes"));
         assert_eq!(wanted_things("how about a glass tower 6 high").as_deref(), Some("build a glass tower 6 high"));
         assert_eq!(wanted_things("a staircase would be nice lol").as_deref(), Some("build a staircase"));
         assert_eq!(wanted_things("hmm maybe some stairs up to 8 high").as_deref(), Some("build some stairs up to 8 high"));

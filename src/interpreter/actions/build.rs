@@ -166,6 +166,11 @@ fn in_speakers_frame(turn: &Turn, place: Option<&crate::logical_form::LocationAr
 /// thing's face instead of poking out of it. Otherwise it keeps the schematic's own turn.
 fn facing(turn: &Turn, place: Option<&crate::logical_form::LocationArg>, t: &Target, sch: Schematic) -> (Schematic, Option<Pos>) {
     if in_speakers_frame(turn, place) {
+        // Said to one side of them ("8 blocks south of here", "to my left"), it faces them as
+        // they turn to look at it: a wall runs across their view of it, not end-on.
+        if let Some(s) = t.step.filter(|s| s.y == 0 && (s.x, s.z) != (0, 0)) {
+            return (sch.rotated(turns_to_face(s)), Some(Pos::new(-s.z, 0, s.x)));
+        }
         let turns = facing_turns(turn.speaker_look);
         return (sch.rotated(turns), Some(crate::interpreter::directions::right(turn.speaker_look)));
     }
@@ -406,7 +411,10 @@ fn label_of(req: &ShapeRequest) -> String {
     {
         words.push(m.clone());
     }
-    words.push(req.name.clone());
+    // "a diamond block", not "a diamond block block".
+    if !words.last().is_some_and(|w| w.ends_with(&req.name)) {
+        words.push(req.name.clone());
+    }
     let phrase = words.join(" ");
     let article = if phrase.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
     format!("{article} {phrase}")

@@ -56,10 +56,20 @@ pub enum Plan {
     Confirm { question: String, plans: Vec<Plan> },
 }
 
+/// The most commands one "undo the last N …" takes back.
+const MAX_UNDOS: i64 = 10;
+
 /// Every action of a command, in order.
 pub fn command(turn: &mut Turn, lf: &LogicalForm, limits: &schematics::Limits) -> Result<Vec<Plan>> {
     let mut plans = Vec::new();
     for action in lf.actions() {
+        // "undo the last two things": that many undos, the newest first.
+        if action.action_type == ActionType::Undo {
+            let kind = target_kind(turn, action.target_action_type);
+            let n = action.target_action_type.and_then(|s| number(&turn.words(s))).unwrap_or(1).clamp(1, MAX_UNDOS);
+            plans.extend((0..n).map(|_| Plan::Undo(kind)));
+            continue;
+        }
         let cond = action.remove_condition.as_ref().or(lf.remove_condition.as_ref());
         plans.push(action_plan(turn, action, cond, limits)?);
     }
