@@ -169,6 +169,9 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
         // a shape word the annotators left in the text span is used if there is one.
         if let Some(shape) = phrase.iter().find(|w| is_known_shape(w)) {
             req.name = shape.clone();
+        } else if req.block_type.as_deref().is_some_and(crate::schematics::is_lone_block) && !sized {
+            // "put a torch 3 blocks south of the cube": a torch, not a cube of torches.
+            req.name = "block".into();
         } else if req.block_type.is_some() || req.colour.is_some() || req.size.is_some() || req.width.is_some() || req.height.is_some() {
             req.name = "cube".into();
         } else {

@@ -160,6 +160,12 @@ fn one_block(req: &ShapeRequest) -> Option<ShapeRequest> {
     (block && !said_size && req.size_words.is_empty() && req.hollow.is_none()).then(|| ShapeRequest { size: Some(1), ..req.clone() })
 }
 
+/// Is `word` a block that stands alone but holds no shape up ("torch", "lantern")? Said
+/// without a shape, one of it is meant.
+pub fn is_lone_block(word: &str) -> bool {
+    materials::lone_block(word).is_some_and(|b| !b.is_solid())
+}
+
 /// The blocks a shape called `name` keeps whatever colour it is built or painted in (a house's
 /// floor, roof and windows); none for a shape of one block or a name that is no shape.
 pub fn kept_when_coloured(name: &str) -> Vec<Block> {

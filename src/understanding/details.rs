@@ -27,7 +27,14 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     // A colour the parser read into a measure ("10 long brown" as a size) is no measure: the
     // measures are read again from the words (`measures`), the colour only here.
     let measured = measure_words(action);
-    let free = |k: &usize| !seen.contains(k) || (measured.contains(k) && canonical_colour(&tokens[*k]).is_some());
+    // The words of the place describe the thing there ("a wall of glass around the *red* cube").
+    let place: Vec<Span> = match action.location.as_ref() {
+        Some(LocationArg::Location(l)) => [l.text_span, l.reference_object.as_ref().and_then(|r| r.text_span)].into_iter().flatten().collect(),
+        Some(LocationArg::Span(s)) => vec![*s],
+        None => Vec::new(),
+    };
+    let in_place = |k: &usize| place.iter().any(|s| s.start <= *k && *k <= s.end);
+    let free = |k: &usize| (!seen.contains(k) || (measured.contains(k) && canonical_colour(&tokens[*k]).is_some())) && !in_place(k);
     let end = step.end.min(tokens.len());
     let colour = (step.start..end).filter(free).find(|k| canonical_colour(&tokens[*k]).is_some());
     let material = (step.start..end).filter(free).find(|k| Some(*k) != colour && is_material(&tokens[*k]));
@@ -246,6 +253,20 @@ mod tests {
         // It describes the cube the tower is placed by.
         let place = serde_json::to_string(&action.location).unwrap();
         assert!(place.contains("has_colour"), "{place}");
+    }
+
+    #[test]
+    fn the_colour_of_a_thing_built_around_is_the_things() {
+        // The parser left "red" to the cube: it is not added to the wall.
+        let text = "build a wall of glass around the red cube";
+        let lf = crate::logical_form::validate_json(text, r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+            "location": {"reference_object": {"filters": {"where_clause": {"AND": [{"obj_text": [0, [8, 8]], "pred_text": "has_name"}]}}, "text_span": [0, [8, 8]]},
+                "relative_direction": "AROUND", "text_span": [0, [5, 8]]},
+            "schematic": {"filters": {"where_clause": {"AND": [{"obj_text": [0, [2, 2]], "pred_text": "has_name"}, {"obj_text": [0, [4, 4]], "pred_text": "has_block_type"}]}}, "text_span": [0, [2, 4]]}}]}"#).unwrap();
+        let mut action = lf.actions()[0].clone();
+        let t = tokenize(text);
+        repair(&mut action, &t, 0..t.len());
+        assert!(!action.schematic.as_ref().unwrap().has_predicate(Predicate::HasColour));
     }
 
     #[test]
