@@ -30,6 +30,8 @@ pub struct Speller {
     /// The verbs of the bot's actions: game words too, as a line's first word ("pant the cube
     /// red" is painted, not a pane; "wal" later on is a wall, not a walk).
     verbs: HashSet<String>,
+    /// Words known only because the parser saw them in chat: no game or lexicon word ("comme").
+    chat_only: HashSet<String>,
     candidates: Vec<Candidate>,
     /// Whether words are fixed by edit distance at all: only with a real vocabulary (a parser's),
     /// else too many ordinary words look like typos ("right" one edit from "light").
@@ -78,19 +80,16 @@ impl Speller {
         for (short, _) in lexicon().texts(Texts::Shorthand) {
             known.remove(short);
         }
-        let verbs = lexicon().meanings(Group::Verb).flat_map(|(_, words)| words.iter()).cloned().collect();
-        Speller { known, verbs, candidates, fuzzy: true }
+        let verbs = lexicon().meanings(Group::Verb).flat_map(|(_, words)| words.iter()).filter(|v| !v.contains(' ')).cloned().collect();
+        let lexicon_words: HashSet<&str> = lexicon().chat_words().collect();
+        let chat_only = candidates.iter().filter(|c| !c.domain && !lexicon_words.contains(c.word.as_str()) && known.contains(&c.word)).map(|c| c.word.clone()).collect();
+        Speller { known, verbs, chat_only, candidates, fuzzy: true }
     }
 
     /// A corrector that only expands chat shorthand ("r", "u", "pls"): for a bot with no parser,
     /// whose few known words cannot tell a typo from an ordinary word.
     pub fn shorthand_only() -> Speller {
-        Speller { known: HashSet::new(), verbs: HashSet::new(), candidates: Vec::new(), fuzzy: false }
-    }
-
-    /// Is this word known only because the parser saw it in chat (no game or lexicon word)?
-    fn from_chat_only(&self, word: &str) -> bool {
-        self.knows(word) && !self.candidates.iter().any(|c| c.word == word && c.domain) && !lexicon().chat_words().any(|w| w == word)
+        Speller { known: HashSet::new(), verbs: HashSet::new(), chat_only: HashSet::new(), candidates: Vec::new(), fuzzy: false }
     }
 
     /// Is this word one the bot knows as it is?
@@ -107,8 +106,8 @@ impl Speller {
     fn suggest_at(&self, word: &str, opening: bool) -> Option<&str> {
         // A line opens with a verb: a word known only from the parser's chat ("comme", French)
         // one slip from one is that verb.
-        if opening && self.fuzzy && word.len() >= 5 && self.from_chat_only(word) {
-            let mut verbs: Vec<&String> = self.verbs.iter().filter(|v| v.len() >= 4 && !v.contains(' ') && distance(word, v) == 1).collect();
+        if opening && self.fuzzy && word.len() >= 5 && self.chat_only.contains(word) {
+            let mut verbs: Vec<&String> = self.verbs.iter().filter(|v| v.len() >= 4 && distance(word, v) == 1).collect();
             verbs.sort();
             if let [verb] = verbs.as_slice() {
                 return Some(verb.as_str());
