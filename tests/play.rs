@@ -109,6 +109,15 @@ fn talking_to_the_bot() {
 }
 
 #[test]
+fn the_bot_starts_looking_the_way_its_player_does_so_forward_is_theirs() {
+    // alice stands east of the bot, facing it (west): "forward" before the bot ever turned is
+    // west for both of them.
+    let lines = play_with(&["play", "--world", "flat", "--name", "alice"], "walk 8 blocks forward\n/where\n");
+    let where_line = lines.iter().find(|l| l.starts_with("* you are at (3, 5, 0), the bot is at")).unwrap();
+    assert!(where_line.contains("the bot is at (-8, 5, 0)"), "{lines:?}");
+}
+
+#[test]
 fn memory_file_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("bot.db");

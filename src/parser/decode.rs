@@ -95,6 +95,14 @@ impl Choice {
         action(&self.token) && self.rival.as_deref().is_some_and(action) || pair("k:schematic", "k:reference_object")
     }
 
+    /// Did the choice build a thing where its rival would have done another action with it (or
+    /// written it as an object, not a schematic)? Once a building verb and a block that is no mob
+    /// are read from the words ("place a gold block"), nothing else could be meant.
+    pub fn builds_over_another_action(&self) -> bool {
+        let rival = self.rival.as_deref();
+        self.token == "v:BUILD" && rival.is_some_and(|r| ACTION_TOKENS.contains(&r)) || self.token == "k:schematic" && rival == Some("k:reference_object")
+    }
+
     /// What the choice decided.
     pub fn about(&self) -> About {
         if MEASURE_TOKENS.contains(&self.token.as_str()) {

@@ -68,9 +68,11 @@ impl Session {
         let mut world = saved.unwrap_or_else(|| EmbeddedWorld::new(preset, "craftmate", preset.dry_spot_near(0, 0)));
         if world.player(player).is_none() {
             let a = world.agent_pos();
-            // Three blocks east of the bot, on the ground there, facing it.
+            // Three blocks east of the bot, on the ground there, facing it; the bot looks the
+            // same way, so its "forward", "left" and "back" are the player's until it turns.
             let p = world.preset().dry_spot_near(a.x + 3, a.z);
             world.add_player(player, Vec3::new(p.x as f64 + 0.5, p.y as f64, p.z as f64 + 0.5), Look::new(90.0, 0.0));
+            world.set_look(Look::new(90.0, 0.0));
         }
         let bot = make_bot();
         let mut session = Session {

@@ -23,11 +23,14 @@ pub(super) struct FromWords {
     /// A mob named as what is made ("make 3 pigs"): the action is a spawn whatever the verb, so
     /// the parser's doubt between building and spawning it no longer counts.
     pub spawned: bool,
+    /// A building verb and a block that is no mob, as what is built ("place a gold block"): the
+    /// parser's doubt whether to do something else with it no longer counts.
+    pub block_built: bool,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned
+        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned || self.block_built
     }
 }
 
@@ -62,6 +65,7 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.named.contains(&k))))
         .filter(|c| read.counted.is_empty() || !c.counts() && c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.counted.contains(&k))))
         .filter(|c| !(read.spawned && c.spawns()))
+        .filter(|c| !(read.block_built && c.builds_over_another_action()))
         .map(|c| c.log_prob)
         .sum();
     log.exp()

@@ -92,9 +92,17 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     {
         let items = schematic.and_items();
         let inside = |s: Span| s.start >= words.start && s.end + 1 <= words.end;
+        // A triple running into the distance ends before it: "a *pumpkin* 3 blocks east of …".
+        let cut = |i: &WhereItem| match i {
+            WhereItem::Triple(t) if t.obj_span().is_some_and(|s| s.start < words.start && s.end >= words.start) => {
+                let span = t.obj_span().map(|s| Span::new(s.start, words.start - 1));
+                WhereItem::Triple(crate::logical_form::Triple { obj_text: span.map(crate::logical_form::TextValue::Span), ..t.clone() })
+            }
+            other => other.clone(),
+        };
         let kept: Vec<WhereItem> =
-            items.iter().filter(|i| !matches!(i, WhereItem::Triple(t) if t.obj_span().is_some_and(inside))).cloned().collect();
-        if kept.len() < items.len() {
+            items.iter().filter(|i| !matches!(i, WhereItem::Triple(t) if t.obj_span().is_some_and(inside))).map(cut).collect();
+        if kept != items {
             schematic.set_and_items(kept);
         }
         // Nor is it part of the thing's words ("a diamond block 3 blocks to my right").

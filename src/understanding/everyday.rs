@@ -228,6 +228,8 @@ pub fn wanted_things(normalized: &str) -> Option<String> {
     let new_thing = |w: &str| lx.is(Class::Indefinite, w) || (lx.is(Class::Determiner, w) && ![Class::Article, Class::Pointing, Class::Possessive].iter().any(|c| lx.is(*c, w)));
     // "a few", "a couple of": how many, not what.
     let new_thing = |w: &str| new_thing(w) || lx.is(Class::QuantityWord, w) && !lx.is(Class::Determiner, w) && !crate::schematics::is_known_shape(w);
+    // "five": how many, as a digit would be.
+    let new_thing = |w: &str| new_thing(w) || lx.number(&[w], 0).is_some();
     // Sizes may come first too: "a 3 x 3 x 3 glass cube".
     let measure = |w: &str| w.parse::<u32>().is_ok() || lx.is(Class::By, w) || lx.unit(w).is_some() || lx.dimension(w).is_some();
     let shape = rest.iter().position(|w| !(new_thing(w) || lx.describes(w) || measure(w)))?;

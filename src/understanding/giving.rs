@@ -86,6 +86,18 @@ pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
             action.reference_object = Some(ReferenceObjectArg::Object(Box::new(mob)));
             action.schematic = None;
         }
+        // "give me 3 pigs", "i want five chickens": a mob asked for is spawned by the speaker,
+        // unless the words also name an item ("give me a chicken" has no item "chicken").
+        ActionType::Get => {
+            let Some(ReferenceObjectArg::Object(r)) = action.reference_object.as_ref() else { return false };
+            let words = r.filters.as_ref().map(names).unwrap_or_default();
+            let speaker = |to: &Endpoint| to.reference_object.as_ref().is_some_and(|r| r.fixed_reference() == Some(FixedReference::Speaker));
+            if !action.receiver.as_ref().is_none_or(speaker) || crate::world::rules::mob_kind(&words).is_none() || is_item(&words) {
+                return false;
+            }
+            // Spawned where a spawn goes when no place is said: by the speaker.
+            action.receiver = None;
+        }
         ActionType::OtherAction => {
             let Some(ReferenceObjectArg::Object(r)) = action.reference_object.as_ref() else { return false };
             if r.filters.as_ref().is_none_or(|f| crate::world::rules::mob_kind(&names(f)).is_none()) {
@@ -103,6 +115,22 @@ pub fn spawns_a_mob(action: &Action, tokens: &[String]) -> bool {
     let Some(ReferenceObjectArg::Object(r)) = action.reference_object.as_ref() else { return false };
     let names = r.filters.as_ref().map(|f| name_words(f, tokens)).unwrap_or_default();
     action.action_type == ActionType::Spawn && crate::world::rules::mob_kind(&names).is_some()
+}
+
+/// Is the action a build, said with a building verb, of a block or item that is no mob ("place
+/// a gold block", "put a pumpkin there")? `step`: the action's words.
+pub fn builds_a_block(action: &Action, tokens: &[String], step: std::ops::Range<usize>) -> bool {
+    let Some(s) = action.schematic.as_ref() else { return false };
+    let lx = lexicon();
+    let verb = tokens.get(step).and_then(|w| w.iter().find(|w| !lx.is(Class::Opening, w) && !lx.is(Class::Politeness, w)));
+    if !verb.is_some_and(|v| lx.verb(v) == Some(ActionType::Build) || lx.is(Class::PutVerb, v)) {
+        return false;
+    }
+    // All the thing's words: "a *gold* block" is named "block" and made of gold.
+    let mut spans: Vec<Span> = s.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).collect();
+    spans.sort_by_key(|sp| sp.start);
+    let words: Vec<String> = spans.iter().flat_map(|sp| sp.words(tokens).to_vec()).collect();
+    action.action_type == ActionType::Build && !words.is_empty() && is_item(&words) && crate::world::rules::mob_kind(&words).is_none()
 }
 
 /// The words of a thing's names (its `has_name` triples).
@@ -224,5 +252,20 @@ mod tests {
         for line in ["spawn a pig next to the tower", "spawn a castle", "build some cows"] {
             assert!(read_spawn(line).is_none(), "{line}");
         }
+    }
+
+    #[test]
+    fn a_mob_asked_for_is_spawned_and_an_item_given() {
+        let get = |line: &str, name: [usize; 2]| {
+            let v = serde_json::json!({"action_type": "GET", "receiver": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}},
+                "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, name]}]}}}});
+            let mut a: Action = serde_json::from_value(v).expect("an action");
+            let tokens: Vec<String> = line.split(' ').map(String::from).collect();
+            (repair_spawn(&mut a, &tokens), a)
+        };
+        let (changed, a) = get("give me 3 pigs", [3, 3]);
+        assert!(changed && a.action_type == ActionType::Spawn && a.receiver.is_none());
+        let (changed, a) = get("give me 3 diamonds", [3, 3]);
+        assert!(!changed && a.action_type == ActionType::Get);
     }
 }

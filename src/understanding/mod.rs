@@ -414,7 +414,7 @@ impl Understanding {
         // The place came from the words, and so do colours and materials (`details`) and a mob
         // spawned: the parser's confidence is about the rest. (Its choices' spans count in the
         // line without the place, so what was read at word positions is not set aside.)
-        let read = FromWords { located: true, spawned: from.spawned, ..FromWords::default() };
+        let read = FromWords { located: true, spawned: from.spawned, block_built: from.block_built, ..FromWords::default() };
         r.confidence = if parsed.choices.is_empty() { parsed.confidence } else { confidence_without(&parsed.choices, &read) };
         Some(r)
     }
@@ -457,11 +457,13 @@ impl Understanding {
         let mut described = false;
         let mut counted = Vec::new();
         let mut spawned = false;
+        let mut block_built = false;
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             if on(Rule::SpawnRepair) {
                 changed |= giving::repair_spawn(action, &tokens);
                 spawned |= giving::spawns_a_mob(action, &tokens);
+                block_built |= giving::builds_a_block(action, &tokens, step.clone());
             }
             changed |= on(Rule::JobRepair) && jobs::repair(action, &tokens, step.clone());
             changed |= on(Rule::Paint) && paint::repair(action, &tokens, step.clone());
@@ -503,7 +505,7 @@ impl Understanding {
             }
         }
         let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
-        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned })
+        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built })
     }
 }
 

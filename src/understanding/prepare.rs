@@ -79,6 +79,7 @@ pub(super) fn normalized(chat: &str) -> String {
     // "!!1!": a shout typed with the shift key let go, no number.
     static SHOUT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"!+1[1!]*").expect("a valid pattern"));
     line = SHOUT.replace_all(&line, "!").into_owned();
+    line = hyphens_between_words(&line);
     if on(Rule::AxisNames) {
         line = plain_coordinates(&line);
     }
@@ -88,6 +89,23 @@ pub(super) fn normalized(chat: &str) -> String {
     let line = normalize(&line);
     let line = if on(Rule::ChangeOfMind) { after_change_of_mind(&line) } else { line };
     if on(Rule::SplitTimes) { split_times(&line) } else { line }
+}
+
+/// "hey-build a glass wall-10 long": a hyphen typed for a space. It joins two words the lexicon
+/// knows, or a word and a number; a name's hyphen ("zorp-1", "mega-tower" where "mega" is no
+/// word of ours) and a minus sign ("5 -30") stay.
+fn hyphens_between_words(chat: &str) -> String {
+    static HYPHEN: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"([A-Za-z]+)-([A-Za-z]+|\d+)\b").expect("a valid pattern"));
+    let lx = lexicon();
+    let known = |w: &str| lx.knows(&w.to_lowercase()) || lx.verb(&w.to_lowercase()).is_some() || crate::schematics::is_known_shape(&w.to_lowercase());
+    HYPHEN
+        .replace_all(chat, |c: &regex::Captures| {
+            let (a, b) = (&c[1], &c[2]);
+            let number = b.bytes().all(|x| x.is_ascii_digit());
+            if known(a) && (number || known(b)) { format!("{a} {b}") } else { c[0].to_string() }
+        })
+        .into_owned()
 }
 
 /// "turn the tower into stone bricks... actually no, make it sandstone": the player changed
@@ -123,6 +141,13 @@ mod tests {
         assert_eq!(normalized("build a red cube, scratch that, dig a hole"), "dig a hole");
         let half = normalized("build a red cube, actually no, a blue one");
         assert!(half.starts_with("build a red cube"), "no request follows: left to the dialogue: {half}");
+    }
+
+    #[test]
+    fn a_hyphen_between_known_words_is_a_space() {
+        assert_eq!(hyphens_between_words("hey-build a glass wall-10 long"), "hey build a glass wall 10 long");
+        assert_eq!(hyphens_between_words("a lime-green dome at 30 5 -30"), "a lime green dome at 30 5 -30");
+        assert_eq!(hyphens_between_words("call it zorp-1"), "call it zorp-1");
     }
 
     #[test]

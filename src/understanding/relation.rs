@@ -7,7 +7,10 @@
 use std::ops::Range;
 
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{Action, ActionType, ReferenceObject, RelativeDirection, Span, Spans, TextValue, WhereClause, WhereItem, covered};
+use crate::logical_form::{
+    Action, ActionType, FixedReference, ReferenceObject, RelativeDirection, Span, SpecialReference, SpecialReferenceObject, Spans, TextValue, WhereClause,
+    WhereItem, covered,
+};
 
 /// The relation said in `step`, with its words: the first phrase of the lexicon's `[relations]`
 /// found (the longest at its place: "on the top of" before "on").
@@ -38,6 +41,12 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
         return false;
     }
     let Some(loc) = action.location_mut() else { return false };
+    if dir == RelativeDirection::Between
+        && let Some((a, b)) = two_people(tokens, words.end)
+    {
+        loc.reference_object = None;
+        (loc.reference_object_1, loc.reference_object_2) = (Some(Box::new(a)), Some(Box::new(b)));
+    }
     let found = if dir == RelativeDirection::Between {
         loc.reference_object_1.is_some() && loc.reference_object_2.is_some()
     } else {
@@ -51,6 +60,31 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
         names_without(thing, &words, tokens);
     }
     true
+}
+
+/// "between me and you", "between you and me": the speaker and the bot, which the parser
+/// rarely writes as the two ends (it saw such lines seldom).
+fn two_people(tokens: &[String], k: usize) -> Option<(ReferenceObject, ReferenceObject)> {
+    let lx = lexicon();
+    let person = |w: Option<&String>| {
+        let w = w?;
+        if lx.is(Class::Me, w) {
+            Some(FixedReference::Speaker)
+        } else if lx.is(Class::You, w) {
+            Some(FixedReference::Agent)
+        } else {
+            None
+        }
+    };
+    let (a, b) = (person(tokens.get(k))?, person(tokens.get(k + 2))?);
+    if a == b || tokens.get(k + 1).map(String::as_str) != Some("and") {
+        return None;
+    }
+    let special = |f| ReferenceObject {
+        special_reference: Some(SpecialReference::Object(SpecialReferenceObject { fixed_value: Some(f), coordinates_span: None })),
+        ..ReferenceObject::default()
+    };
+    Some((special(a), special(b)))
 }
 
 /// The relation's words are never part of the thing's name: "on top of the red tower" read as
@@ -91,6 +125,19 @@ mod tests {
 
     fn thing() -> Value {
         json!({"reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [8, 9]]}]}}}})
+    }
+
+    #[test]
+    fn between_me_and_you_is_between_the_speaker_and_the_bot() {
+        let t = tokenize("put a torch between me and you");
+        let near_me = json!({"relative_direction": "NEAR", "reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}, "location": near_me}));
+        assert!(repair(&mut a, &t, 0..t.len()));
+        let loc = &val(&a)["location"];
+        assert_eq!(loc["relative_direction"], json!("BETWEEN"));
+        assert_eq!(loc["reference_object_1"]["special_reference"]["fixed_value"], json!("SPEAKER"));
+        assert_eq!(loc["reference_object_2"]["special_reference"]["fixed_value"], json!("AGENT"));
+        assert!(two_people(&tokenize("between me and me"), 1).is_none());
     }
 
     #[test]

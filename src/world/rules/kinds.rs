@@ -106,7 +106,12 @@ pub fn item_id<S: AsRef<str>>(words: &[S]) -> Option<String> {
         if ITEM_KINDS.contains(&ingot.as_str()) {
             return Some(ingot);
         }
+        // "diamond" → diamond_sword at most; a mob's name is never its meat ("chicken" is no
+        // cooked_chicken: "give me 5 chickens" asks for the animals).
         let suffix = format!("_{c}");
+        if MOB_KINDS.contains(&c.as_str()) {
+            continue;
+        }
         if let Some(best) = ITEM_KINDS.iter().find(|i| i.starts_with("diamond") && i.ends_with(&suffix)).or_else(|| ITEM_KINDS.iter().find(|i| i.ends_with(&suffix))) {
             return Some(best.to_string());
         }
@@ -143,6 +148,9 @@ mod tests {
         assert_eq!(id("5 iron").as_deref(), Some("iron_ingot"));
         assert_eq!(id("some raw iron").as_deref(), Some("raw_iron"));
         assert_eq!(id("a hug"), None);
+        // A mob's name is the mob, never its meat.
+        assert_eq!(id("5 chickens"), None);
+        assert_eq!(id("5 cooked chicken").as_deref(), Some("cooked_chicken"));
         assert_eq!(mob_kind(&["3", "slimes"]).as_deref(), Some("slime"));
         assert_eq!(mob_kind(&["a", "snow", "golem"]).as_deref(), Some("snow_golem"));
         assert_eq!(mob_kind(&["a", "tower"]), None);
