@@ -41,11 +41,14 @@ pub struct Target {
     pub inside: bool,
     /// "around": a shape with room inside (a fence, a ring) goes round the anchor.
     pub around: bool,
+    /// Between two things: the horizontal unit step from the first towards the second; a wall
+    /// between them runs across it.
+    pub across: Option<Pos>,
 }
 
 impl Target {
     pub fn at(pos: Pos) -> Target {
-        Target { pos, anchor: None, step: None, steps: None, near: false, exact: false, inside: false, around: false }
+        Target { pos, anchor: None, step: None, steps: None, near: false, exact: false, inside: false, around: false, across: None }
     }
 
     /// Coordinates the player gave.
@@ -145,18 +148,32 @@ fn coref(turn: &Turn, words: Option<&[String]>, purpose: Purpose) -> Result<Targ
     }
 }
 
-fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<Target> {
+/// Where a location is measured from.
+struct Origin {
+    base: Pos,
+    /// The thing's box, if the location names one.
+    anchor: Option<BBox>,
+    /// The frame its directions are in.
+    frame: Look,
+    /// Whether that frame is the speaker's turned round (a thing's front faces the speaker).
+    facing_speaker: bool,
+    /// Between two things: the way from the first to the second.
+    across: Option<Pos>,
+}
+
+fn origin(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<Origin> {
     let dir = l.relative_direction;
-    // What the location is relative to, and whose frame its directions are in.
     // "in front of the house" is the side of the house facing the speaker, "behind it" the far
     // side: for a thing the speaker looks at, front and back are the speaker's turned around.
     let mut facing_speaker = false;
+    let mut across = None;
     let (base, anchor, frame): (Pos, Option<BBox>, Look) = if dir == Some(RelativeDirection::Between) {
         let (Some(a), Some(b)) = (&l.reference_object_1, &l.reference_object_2) else {
             return Err(Problem::say("Between which two things?"));
         };
         let a = reference::resolve_one(turn, a, Want::Anything)?.pos().block();
         let b = reference::resolve_one(turn, b, Want::Anything)?.pos().block();
+        across = ((a.x, a.z) != (b.x, b.z)).then(|| directions::heading(f64::from(b.x - a.x), f64::from(b.z - a.z)));
         (Pos::new((a.x + b.x).div_euclid(2), a.y.min(b.y), (a.z + b.z).div_euclid(2)), None, turn.speaker_look)
     } else if let Some(r) = &l.reference_object {
         let is_agent = r.fixed_reference() == Some(FixedReference::Agent);
@@ -187,10 +204,17 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
             _ => (turn.speaker_block(), None, turn.speaker_look),
         }
     };
+    Ok(Origin { base, anchor, frame, facing_speaker, across })
+}
+
+/// The spot a location names: its origin, then the relation or direction and distance from it.
+fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<Target> {
+    let dir = l.relative_direction;
+    let Origin { base, anchor, frame, facing_speaker, across } = origin(turn, l, purpose)?;
     let steps = number_in(turn, l.steps).or_else(|| number_in(turn, l.has_measure)).or_else(|| said(turn).map(|(n, _)| n));
     // "at 1 7 0": coordinates typed as the place itself are exactly there.
     let typed = l.reference_object.as_ref().is_some_and(|r| r.special_reference.as_ref().and_then(|s| s.coordinates()).is_some());
-    let mut t = Target { pos: base, anchor, steps, exact: typed && dir.is_none(), ..Target::at(base) };
+    let mut t = Target { pos: base, anchor, steps, across, exact: typed && dir.is_none(), ..Target::at(base) };
     match dir {
         None | Some(RelativeDirection::Between) => {}
         Some(RelativeDirection::Near) => t.near = true,
@@ -231,6 +255,9 @@ fn resolve_location(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<T
                     // On top of a thing rests on its top where it stands (a tower's roof, inside
                     // its battlements), or the asked number of blocks above the whole thing.
                     Some(b) if step.y > 0 => t.pos = Pos::new(base.x, on_top(turn.world, &b, base, steps), base.z),
+                    // Under a thing is right below its lowest layer (in the ground, for a thing
+                    // standing on it), or the asked number of blocks below.
+                    Some(b) if step.y < 0 => t.pos = Pos::new(base.x, b.min.y - steps.unwrap_or(1).max(1), base.z),
                     _ => {
                         // Out of the anchor's box, then the asked number of steps (default 2 clear).
                         let clear = anchor.map(|b| extent_along(&b, step)).unwrap_or(0);

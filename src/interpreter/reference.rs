@@ -109,10 +109,11 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
 }
 
 /// A name of several words read as separate words ("the pumpkin box" as a block type and a
-/// name): the same filters with those words as one name, when they are one run of words.
+/// name, "big ben" as a size and a name): the same filters with those words as one name, when
+/// they are one run of words.
 pub(crate) fn as_one_name(filters: &Filters) -> Option<Filters> {
     let Some(WhereClause::And(items)) = &filters.where_clause else { return None };
-    let wordy = |t: &Triple| matches!(t.pred_text, Predicate::HasName | Predicate::HasBlockType | Predicate::HasColour | Predicate::HasTag);
+    let wordy = |t: &Triple| matches!(t.pred_text, Predicate::HasName | Predicate::HasBlockType | Predicate::HasColour | Predicate::HasTag | Predicate::HasSize);
     let mut spans: Vec<Span> =
         items.iter().filter_map(|i| if let WhereItem::Triple(t) = i && wordy(t) { t.obj_span() } else { None }).collect();
     if spans.len() < 2 {

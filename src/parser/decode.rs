@@ -103,6 +103,11 @@ impl Choice {
         self.token == "v:BUILD" && rival.is_some_and(|r| ACTION_TOKENS.contains(&r)) || self.token == "k:schematic" && rival == Some("k:reference_object")
     }
 
+    /// Would the rival have written a place ("k:location" against the "k:schematic" chosen)?
+    pub fn rival_places(&self) -> bool {
+        self.rival.as_deref().is_some_and(|r| LOCATION_TOKENS.contains(&r))
+    }
+
     /// What the choice decided.
     pub fn about(&self) -> About {
         if MEASURE_TOKENS.contains(&self.token.as_str()) {

@@ -58,7 +58,7 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         .filter(|c| c.about() != About::Measure || !(read.located || read.ranked || !read.measured.is_empty()))
         // When the location or a ranking was read from the words too, the parser's choices about
         // it go as well.
-        .filter(|c| !(read.located && c.about() == About::Location))
+        .filter(|c| !(read.located && (c.about() == About::Location || c.rival_places())))
         .filter(|c| !(read.ranked && c.about() == About::Ranking))
         .filter(|c| !(read.described && matches!(c.token.as_str(), "v:has_colour" | "v:has_block_type")))
         .filter(|c| !over(c, &read.measured))

@@ -84,14 +84,26 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
         return Vec::new();
     }
     let named = action.location_object().and_then(|l| l.reference_object.as_ref()).is_some_and(|r| r.filters.is_some());
-    let Some((words, number, dir, from)) = find(tokens, step) else { return Vec::new() };
+    let Some((words, number, dir, from)) = find(tokens, step.clone()) else { return Vec::new() };
     let of_thing = from == From::Thing;
+    // "a small cube 6 blocks north of the tower" where the parser wrote no place at all (it read
+    // the words as a tag of the cube): the thing after "of" is written from the words.
+    let mut reach = words.end;
+    let named = named
+        || of_thing && action.location.is_none() && {
+            let thing = thing_after(tokens, words.end + 1, step.end.min(tokens.len()));
+            thing.map(|(r, end)| {
+                reach = end;
+                action.set_location(Location { reference_object: Some(Box::new(r)), ..Location::default() });
+            })
+            .is_some()
+        };
     // The distance is no measure of the thing built ("a cube 5 blocks north": not 5 high).
     if named == of_thing
         && let Some(schematic) = action.schematic.as_mut()
     {
         let items = schematic.and_items();
-        let inside = |s: Span| s.start >= words.start && s.end + 1 <= words.end;
+        let inside = |s: Span| s.start >= words.start && s.end < reach;
         // A triple running into the distance ends before it: "a *pumpkin* 3 blocks east of …".
         let cut = |i: &WhereItem| match i {
             WhereItem::Triple(t) if t.obj_span().is_some_and(|s| s.start < words.start && s.end >= words.start) => {
@@ -116,8 +128,10 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
         if let Some(loc) = action.location_mut() {
             loc.relative_direction = Some(dir);
             loc.steps = Some(Span::word(number));
+            // The place's words, the compass word among them, when they were read here.
+            loc.text_span = loc.text_span.or(Some(Span::new(words.start, reach - 1)));
         }
-        return words.collect();
+        return (words.start..reach).collect();
     }
     // Otherwise a location naming a thing ("next to the tower") is the parser's to read.
     if named || of_thing {
@@ -143,6 +157,30 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     words.collect()
 }
 
+/// The thing named from `start` to `end` ("the tower", "the red cube", "bob"), less its article
+/// and a closing ("please"): a name (its last word) and the colours before it. Returns the
+/// reference and where its words end.
+fn thing_after(tokens: &[String], start: usize, end: usize) -> Option<(ReferenceObject, usize)> {
+    use crate::logical_form::{Predicate, Triple, WhereClause};
+    let lx = lexicon();
+    let mut first = start;
+    while first < end && (lx.is(Class::Article, &tokens[first]) || lx.is(Class::Determiner, &tokens[first])) {
+        first += 1;
+    }
+    let mut last = end;
+    while last > first && (lx.is(Class::Politeness, &tokens[last - 1]) || lx.is(Class::Closing, &tokens[last - 1])) {
+        last -= 1;
+    }
+    // One name and at most two words describing it: more is a sentence, the parser's to read.
+    if last <= first || last - first > 3 || !tokens[first..last - 1].iter().all(|w| lx.describes(w)) {
+        return None;
+    }
+    let mut items = vec![WhereItem::Triple(Triple::new(Predicate::HasName, Span::word(last - 1)))];
+    items.extend((first..last - 1).filter(|&k| lx.colour(&tokens[k]).is_some()).map(|k| WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k)))));
+    let filters = crate::logical_form::Filters { where_clause: Some(WhereClause::And(items)), ..Default::default() };
+    Some((ReferenceObject { filters: Some(filters), text_span: Some(Span::new(first, last - 1)), ..ReferenceObject::default() }, last))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +194,26 @@ mod tests {
         serde_json::to_value(a).expect("json")
     }
     use crate::logical_form::tokenize;
+
+    #[test]
+    fn a_thing_the_parser_left_out_is_read_after_of() {
+        // The parser read "6 blocks north of the tower" as a tag of the cube, and no place.
+        let t = tokenize("build a small cube 6 blocks north of the red tower please");
+        let cube = json!({"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}, {"pred_text": "has_tag", "obj_text": [0, [4, 10]]}]}});
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {"filters": cube, "text_span": [0, [2, 10]]}}));
+        assert_eq!(repair(&mut a, &t, 0..t.len()), (4..11).collect::<Vec<_>>());
+        let v = val(&a);
+        assert_eq!(v["location"]["relative_direction"], json!("FRONT"));
+        assert_eq!(v["location"]["steps"], json!([0, [4, 4]]));
+        assert_eq!(v["location"]["reference_object"]["filters"]["where_clause"]["AND"][0], json!({"pred_text": "has_name", "obj_text": [0, [10, 10]]}));
+        assert_eq!(v["location"]["reference_object"]["filters"]["where_clause"]["AND"][1], json!({"pred_text": "has_colour", "obj_text": [0, [9, 9]]}));
+        assert_eq!(v["schematic"]["filters"]["where_clause"]["AND"].as_array().map(Vec::len), Some(1));
+        assert_eq!(v["schematic"]["text_span"], json!([0, [2, 3]]));
+        // More than a name and two describing words is the parser's to read.
+        let t = tokenize("build a cube 6 blocks north of the tower that bob built yesterday");
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}}));
+        assert!(repair(&mut a, &t, 0..t.len()).is_empty());
+    }
 
     #[test]
     fn distances_from_the_speaker_become_the_location() {
@@ -201,11 +259,10 @@ mod tests {
             "reference_object": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [10, 10]]}]}}}}}));
         assert_eq!(repair(&mut a, &t, 0..t.len()), vec![4, 5, 6]);
         assert_eq!((val(&a)["location"]["relative_direction"].clone(), val(&a)["location"]["steps"].clone()), (json!("FRONT"), json!([0, [4, 4]])));
-        // Measured from another thing the parser missed, or no direction at all: left alone.
-        for line in ["build a cube 5 blocks north of the blue sphere", "build a wall 5 blocks long"] {
-            let t = tokenize(line);
-            let mut a = act(json!({"action_type": "BUILD", "schematic": {}}));
-            assert!(repair(&mut a, &t, 0..t.len()).is_empty(), "{line}");
-        }
+        // No direction at all: left alone. (A thing the parser missed is read from the words:
+        // `a_thing_the_parser_left_out_is_read_after_of`.)
+        let t = tokenize("build a wall 5 blocks long");
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {}}));
+        assert!(repair(&mut a, &t, 0..t.len()).is_empty());
     }
 }

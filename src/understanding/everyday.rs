@@ -199,7 +199,9 @@ pub fn only_things(normalized: &str) -> Option<String> {
     // "tower, 15 high, 3 wide, blue", "pyramid 9 wide": the shape first, with at least one number.
     let a = |w: &[&str]| w.iter().all(|x| lx.is(Class::Indefinite, x));
     let measured_after = a(before) && measures.iter().any(|w| w.parse::<u32>().is_ok());
-    (made && measures.iter().all(measure) && (described_first || measured_after)).then(|| format!("build {text}"))
+    // "3 wide and 14 long": measures joined by "and" are measures still.
+    let measures_and = |w: &&str| measure(w) || *w == "and";
+    (made && measures.iter().all(measures_and) && (described_first || measured_after)).then(|| format!("build {text}"))
 }
 
 /// A line that names only what it wants, read as the request it is: "two blue spheres pls"

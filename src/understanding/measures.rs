@@ -114,7 +114,8 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
         if k < end
             && let Some(p) = measure_word(&tokens[k])
         {
-            found.push(Measure { predicate: p, value: first, words: i..k + 1, glue: i..k + 1 });
+            // "with a 9 block base": the lead and its article belong to the measure too.
+            found.push(Measure { predicate: p, value: first, words: i..k + 1, glue: led(tokens, range.start, i)..k + 1 });
             i = k + 1;
             continue;
         }

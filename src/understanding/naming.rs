@@ -141,11 +141,13 @@ fn said_is(w: &[&str], i: usize) -> Option<usize> {
     (said.iter().all(plain) && (led && pointing || new_word)).then_some(is)
 }
 
-/// "the red cube 's name is fred" (from `i`): an article, one to three words ending in a shape,
+/// "the red cube 's name is fred", "that tower 's name is spire", "my house is called home"
+/// (from `i`): an article, a pointing or possessive word, one to three words ending in a shape,
 /// then the words of `[name_is]`; the thing's words and where the name starts.
 fn the_thing_is(w: &[&str], i: usize) -> Option<(std::ops::Range<usize>, usize)> {
     let lx = lexicon();
-    if !lx.is(Class::Article, w.get(i)?) {
+    let first = w.get(i)?;
+    if ![Class::Article, Class::Pointing, Class::Possessive].into_iter().any(|c| lx.is(c, first)) {
         return None;
     }
     let (end, n) = (i + 2..=i + 4).find_map(|k| lx.phrase_at(Class::NameIs, w, k).map(|n| (k, n)))?;

@@ -174,6 +174,11 @@ fn facing(turn: &Turn, place: Option<&crate::logical_form::LocationArg>, t: &Tar
         let turns = facing_turns(turn.speaker_look);
         return (sch.rotated(turns), Some(crate::interpreter::directions::right(turn.speaker_look)));
     }
+    // Between two things, it stands across the way from one to the other, as a fence between
+    // them would.
+    if let Some(a) = t.across.filter(|a| a.x == 0 || a.z == 0) {
+        return (sch.rotated(turns_to_face(a)), Some(Pos::new(-a.z, 0, a.x)));
+    }
     match t.step.filter(|s| s.y == 0 && t.anchor.is_some() && !t.inside) {
         // Someone standing on that side looks back at the thing: along the step's opposite.
         Some(s) => {

@@ -93,6 +93,11 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
         // hollow tower or on its top.
         Some(b) if t.step.is_none() && !t.inside && !t.exact => location::beside(turn.world, b, turn.speaker_block()),
         // Inside a thing: the spot on its floor, not the ground found from above (its roof).
+        // A solid thing has none.
+        Some(_) if t.inside && turn.world.block_at(t.pos).is_solid() => {
+            let mob = crate::lexicon::lexicon().display_name(&mob);
+            return Err(Problem::say(format!("It's solid inside: there's no room for a {mob} in it. A hollow one has room (\"build a hollow cube\").")));
+        }
         Some(_) if t.inside => t.pos,
         _ => Pos::new(t.pos.x, location::ground(turn.world, t.pos.x, t.pos.z, t.pos.y), t.pos.z),
     };
