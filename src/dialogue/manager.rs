@@ -314,7 +314,7 @@ impl DialogueManager {
     pub(super) fn prepare(&self, memory: &Memory, chat: &str) -> (String, Vec<(String, String)>, String) {
         let (prepared, fixes) = self.understanding.prepare(chat);
         let unfixed = self.understanding.prepare_unfixed(chat);
-        if fixes.iter().any(|(from, _)| memory.objects_with_name(from).is_ok_and(|ids| !ids.is_empty())) {
+        if fixes.iter().any(|(from, _)| memory.is_word_of_a_name(from).unwrap_or(false)) {
             return (unfixed.clone(), Vec::new(), unfixed);
         }
         (prepared, fixes, unfixed)

@@ -148,6 +148,17 @@ impl Memory {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Is `word` one word of a name or tag a thing was given ("tim" of "big tim")? A word the
+    /// player used in a name is theirs, never a typo.
+    pub fn is_word_of_a_name(&self, word: &str) -> Result<bool> {
+        let key = name_key(word);
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT 1 FROM triples t JOIN reference_objects o ON o.id = t.subj
+             WHERE t.pred IN ('has_name', 'has_tag') AND (' ' || t.obj_key || ' ') LIKE ('% ' || ?1 || ' %') LIMIT 1",
+        )?;
+        Ok(stmt.exists([key])?)
+    }
+
     /// The block object or hole occupying cell `p`, if any.
     pub fn object_at(&self, p: Pos) -> Result<Option<MemoryId>> {
         let mut stmt =

@@ -135,6 +135,9 @@ fn thing(w: &[String], range: std::ops::Range<usize>) -> Option<ReferenceObject>
             Predicate::HasColour
         } else if lx.material(&w[k]).is_some() {
             Predicate::HasBlockType
+        } else if lx.size(&w[k]).is_some() {
+            // "the tall tower"; "big tim" too, read as one name when no big "tim" is found.
+            Predicate::HasSize
         } else {
             return None;
         };

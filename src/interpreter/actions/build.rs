@@ -416,8 +416,9 @@ fn label_of(req: &ShapeRequest) -> String {
     {
         words.push(m.clone());
     }
-    // "a diamond block", not "a diamond block block".
-    if !words.last().is_some_and(|w| w.ends_with(&req.name)) {
+    // "a diamond block", not "a diamond block block"; "a torch", not "a torch block".
+    let lone = req.name == "block" && req.block_type.as_deref().is_some_and(schematics::is_lone_block);
+    if !lone && !words.last().is_some_and(|w| w.ends_with(&req.name)) {
         words.push(req.name.clone());
     }
     let phrase = words.join(" ");
