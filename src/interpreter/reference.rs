@@ -97,8 +97,21 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
             _ => true,
         }
     }
+    // "the red one", "that blue thing": a colour before a generic noun, read as one name, is the
+    // thing's colour.
+    let coloured = |item: &WhereItem| -> Option<Vec<WhereItem>> {
+        let WhereItem::Triple(t) = item else { return None };
+        let span = t.obj_span().filter(|_| t.pred_text == Predicate::HasName)?;
+        let words = turn.words(span);
+        let (last, colours) = words.split_last()?;
+        let lx = crate::lexicon::lexicon();
+        let all_colours = !colours.is_empty() && colours.iter().all(|w| lx.colour(w).is_some());
+        (all_colours && is_generic(std::slice::from_ref(last)))
+            .then(|| (span.start..span.end).map(|k| WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k)))).collect())
+    };
     let mut f = filters.clone();
     if let Some(WhereClause::And(items)) = &mut f.where_clause {
+        *items = items.iter().flat_map(|i| coloured(i).unwrap_or_else(|| vec![i.clone()])).collect();
         items.retain(|i| keep(i, turn));
         if items.is_empty() {
             f.where_clause = None;

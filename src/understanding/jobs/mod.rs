@@ -158,10 +158,11 @@ fn inventory_output() -> Option<Output> {
     Some(Output::Attribute(OutputAttribute { attribute: Attribute::Name(AttributeName::Inventory) }))
 }
 
-/// "what do you have", "what's in your inventory".
+/// "what do you have", "what's in your inventory"; "do you have any diamonds" too, answered with
+/// all it carries.
 fn inventory_question(w: &[String]) -> Option<LogicalForm> {
     let n = lexicon().phrase_at(Class::InventoryQuestion, w, 0)?;
-    if !rest_is_tail(w, n) {
+    if !rest_is_tail(w, n) && crate::world::rules::item_id(&w[n..]).is_none() {
         return None;
     }
     let filters = Filters { memory_type: Some(MemoryType::Agent), output: inventory_output(), ..Filters::default() };
