@@ -43,6 +43,16 @@ impl Lexicon {
         format!("{head}{plural}")
     }
 
+    /// The singular a plural reads back to: "torches" → "torch", "berries" → "berry", "leaves"
+    /// → "leaf"; `None` for a word that is no plural.
+    pub fn singular(&self, noun: &str) -> Option<String> {
+        if let Some(single) = self.text(Texts::Plural, noun) {
+            return Some(single.to_string());
+        }
+        let stems = [noun.strip_suffix("ies").map(|s| format!("{s}y")), noun.strip_suffix("es").map(str::to_string), noun.strip_suffix('s').map(str::to_string)];
+        stems.into_iter().flatten().find(|s| !s.is_empty() && self.plural(s) == noun)
+    }
+
     /// A count with its noun: "a torch", "an apple", "5 apples", "10 bread".
     pub fn counted(&self, n: u32, noun: &str) -> String {
         if n == 1 {
@@ -73,6 +83,17 @@ mod tests {
         assert_eq!(lx.counted(2, "wolf"), "2 wolves");
         assert_eq!(lx.counted(3, "sweet berry"), "3 sweet berries");
         assert_eq!(lx.counted(2, "diamond sword"), "2 diamond swords");
+    }
+
+    #[test]
+    fn plurals_read_back_to_their_singular() {
+        let lx = lexicon();
+        assert_eq!(lx.singular("torches").as_deref(), Some("torch"));
+        assert_eq!(lx.singular("berries").as_deref(), Some("berry"));
+        assert_eq!(lx.singular("wolves").as_deref(), Some("wolf"));
+        assert_eq!(lx.singular("pumpkins").as_deref(), Some("pumpkin"));
+        assert_eq!(lx.singular("glass"), None);
+        assert_eq!(lx.singular("torch"), None);
     }
 
     #[test]

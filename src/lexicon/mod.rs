@@ -94,6 +94,7 @@ sections! {
         /// Pointing words that point back at what was talked about ("it"), not at what the
         /// speaker looks at ("that").
         PointingBack = "pointing_back",
+        PointingMany = "pointing_many",
         Hollow = "hollow",
         Solid = "solid",
         GenericThing = "generic_things",

@@ -87,6 +87,12 @@ impl Choice {
         COUNT_TOKENS.contains(&self.token.as_str()) || self.rival.as_deref().is_some_and(|r| COUNT_TOKENS.contains(&r))
     }
 
+    /// Did the choice decide whether a list of triples goes on ("{" against "]", either way)?
+    pub fn another_triple(&self) -> bool {
+        let bracket = |t: &str| t == "{" || t == "]";
+        bracket(&self.token) && self.rival.as_deref().is_some_and(bracket)
+    }
+
     /// Did the choice decide between spawning a thing and another action (the action type, or
     /// where its object is written)? Once a mob is read from the words, the action is a spawn.
     pub fn spawns(&self) -> bool {
@@ -95,12 +101,16 @@ impl Choice {
         action(&self.token) && self.rival.as_deref().is_some_and(action) || pair("k:schematic", "k:reference_object")
     }
 
-    /// Did the choice build a thing where its rival would have done another action with it (or
-    /// written it as an object, not a schematic)? Once a building verb and a block that is no mob
-    /// are read from the words ("place a gold block"), nothing else could be meant.
+    /// Did the choice decide between building a thing and another action with it (or between
+    /// writing it as a schematic and as an object), either way? Once a building verb and a block
+    /// that is no mob are read from the words ("place a gold block"), nothing else could be meant.
     pub fn builds_over_another_action(&self) -> bool {
         let rival = self.rival.as_deref();
-        self.token == "v:BUILD" && rival.is_some_and(|r| ACTION_TOKENS.contains(&r)) || self.token == "k:schematic" && rival == Some("k:reference_object")
+        let pair = |a: &str, b: &str| self.token == a && rival == Some(b) || self.token == b && rival == Some(a);
+        let action = |t: &str| ACTION_TOKENS.contains(&t);
+        // Either way round: a build chosen over another action, or another action (a spawn of
+        // torches) over the build the words say.
+        (self.token == "v:BUILD" && rival.is_some_and(action)) || (action(&self.token) && rival == Some("v:BUILD")) || pair("k:schematic", "k:reference_object")
     }
 
     /// Would the rival have written a place ("k:location" against the "k:schematic" chosen)?

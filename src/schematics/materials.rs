@@ -126,9 +126,9 @@ fn material(said: &str) -> Result<Material, SchematicError> {
     }
     for c in &candidates {
         let singular = c.strip_suffix('s').unwrap_or(c);
-        for guess in
-            [format!("{c}s"), singular.to_string(), format!("{singular}_planks"), format!("{singular}_block")]
-        {
+        // "torches", "berries": a plural English does not make with -s alone.
+        let english = crate::lexicon::lexicon().singular(c);
+        for guess in [format!("{c}s"), singular.to_string(), format!("{singular}_planks"), format!("{singular}_block")].into_iter().chain(english) {
             if let Some(m) = material_word(&guess) {
                 return Ok(m);
             }
@@ -144,7 +144,10 @@ fn material(said: &str) -> Result<Material, SchematicError> {
 /// but air.
 pub(crate) fn lone_block(said: &str) -> Option<Block> {
     let id = said.trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join("_");
-    Block::from_name(id.strip_prefix("minecraft:").unwrap_or(&id)).filter(|b| !b.is_air() && !crate::world::rules::unbreakable(*b))
+    let id = id.strip_prefix("minecraft:").unwrap_or(&id);
+    // "4 torches": each is one torch.
+    let block = Block::from_name(id).or_else(|| Block::from_name(&crate::lexicon::lexicon().singular(id)?));
+    block.filter(|b| !b.is_air() && !crate::world::rules::unbreakable(*b))
 }
 
 /// The block the player's colour and material words choose, or `None` if they said neither.

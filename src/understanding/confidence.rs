@@ -46,9 +46,12 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
     use crate::parser::decode::About;
     // The predicate the parser gave a span over measured words goes with the span: a triple is
     // decoded as its predicate, then its span's words.
-    let with_span: Vec<bool> = (0..choices.len())
-        .map(|i| choices[i].token.starts_with("v:has_") && choices[i + 1..].iter().find(|o| o.words.is_some()).is_some_and(|o| over(o, &read.measured)))
-        .collect();
+    // So does a predicate over a count's words ("a *pair* of spheres" as a tag), which the
+    // count rule cuts from the form.
+    let paired = |i: usize, words: &[usize]| {
+        choices[i].token.starts_with("v:has_") && choices[i + 1..].iter().find(|o| o.words.is_some()).is_some_and(|o| over(o, words))
+    };
+    let with_span: Vec<bool> = (0..choices.len()).map(|i| paired(i, &read.measured) || paired(i, &read.counted)).collect();
     let log: f32 = choices
         .iter()
         .zip(with_span)
@@ -63,7 +66,9 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         .filter(|c| !(read.described && matches!(c.token.as_str(), "v:has_colour" | "v:has_block_type")))
         .filter(|c| !over(c, &read.measured))
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.named.contains(&k))))
-        .filter(|c| read.counted.is_empty() || !c.counts() && c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.counted.contains(&k))))
+        // With the count read, whether the thing has one more triple was a doubt about the
+        // count's words ("a pair of glass towers": "pair" as a tag or not).
+        .filter(|c| read.counted.is_empty() || !c.counts() && !c.another_triple() && !over(c, &read.counted))
         .filter(|c| !(read.spawned && c.spawns()))
         .filter(|c| !(read.block_built && c.builds_over_another_action()))
         .map(|c| c.log_prob)

@@ -167,9 +167,11 @@ pub fn is_stop(normalized: &str) -> bool {
 /// measures, then a shape, then perhaps its material; or the shape, then its measures) is a
 /// request to build them, as "build …". `None` unless the core of the line is exactly that.
 pub fn only_things(normalized: &str) -> Option<String> {
-    let text = core(normalized).unwrap_or_else(|| normalized.to_string());
-    let words: Vec<&str> = text.split_whitespace().collect();
     let lx = lexicon();
+    // "brick wall pls, height 2, length 8": a "please" between the thing and its measures.
+    let text = core(normalized).unwrap_or_else(|| normalized.to_string());
+    let text = text.split_whitespace().filter(|w| !lx.is(Class::Politeness, w)).collect::<Vec<_>>().join(" ");
+    let words: Vec<&str> = text.split_whitespace().collect();
     let describes = |w: &&str| {
         lx.is(Class::Indefinite, w)
             || lx.describes(w)
@@ -187,11 +189,16 @@ pub fn only_things(normalized: &str) -> Option<String> {
     let (before, after) = (&words[..shape], &words[shape + 1..place]);
     // "… of oak planks", "… made out of gold": what it is made of, last.
     let made_of = (0..after.len()).find_map(|k| lx.phrase_at(Class::MaterialLead, after, k).map(|n| (k, n)));
+    // "sphere of white wool, radius 4": measures may follow the material too.
     let (measures, material) = match made_of {
-        Some((k, n)) => (&after[..k], &after[k + n..]),
-        None => (after, &[][..]),
+        Some((k, n)) => {
+            let rest = &after[k + n..];
+            let m = rest.iter().position(|w| !lx.describes(w)).unwrap_or(rest.len());
+            (after[..k].iter().chain(&rest[m..]).copied().collect::<Vec<&str>>(), &rest[..m])
+        }
+        None => (after.to_vec(), &[][..]),
     };
-    let made = material.iter().all(|w| lx.describes(w)) && (made_of.is_none() || !material.is_empty());
+    let made = made_of.is_none() || !material.is_empty();
     // "the tower" points at one that is there; a lone "tower" may answer something else.
     // "the red cube", "my tower" point at one that is there.
     let pointed = before.iter().any(|w| lx.is(Class::Determiner, w) && !lx.is(Class::Indefinite, w));

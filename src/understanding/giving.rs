@@ -24,6 +24,11 @@ fn is_item(words: &[String]) -> bool {
     crate::world::rules::item_id(words).is_some()
 }
 
+/// Do `words` name a block that can be placed, and no mob ("torches", "gold blocks")?
+pub(super) fn names_a_block<S: AsRef<str>>(words: &[S]) -> bool {
+    crate::world::rules::item_id(words).is_some_and(|id| crate::world::Block::from_name(&id).is_some()) && crate::world::rules::mob_kind(words).is_none()
+}
+
 /// Where the request's own words end: before "please", a reason ("i 'm hungry", "because …") or
 /// a spot at the speaker ("in front of me", "here").
 fn request_end(words: &[String], start: usize) -> usize {
@@ -67,7 +72,8 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
 }
 
 /// "make 3 slimes near me", "pop a snow golem": a build (or an action the parser could not
-/// name) of a mob is a spawn of it. Returns whether the action changed.
+/// name) of a mob is a spawn of it, and a spawn of a block is a build of it. Returns whether
+/// the action changed.
 pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
     let names = |f: &Filters| name_words(f, tokens);
     match action.action_type {
@@ -103,6 +109,18 @@ pub fn repair_spawn(action: &mut Action, tokens: &[String]) -> bool {
             if r.filters.as_ref().is_none_or(|f| crate::world::rules::mob_kind(&names(f)).is_none()) {
                 return false;
             }
+        }
+        // "put 4 torches on it": a spawn of a block that is no mob is a build of it.
+        ActionType::Spawn => {
+            let Some(ReferenceObjectArg::Object(r)) = action.reference_object.as_ref() else { return false };
+            let words = r.filters.as_ref().map(names).unwrap_or_default();
+            if !names_a_block(&words) {
+                return false;
+            }
+            action.schematic = Some(crate::logical_form::Schematic { text_span: r.text_span, filters: r.filters.clone() });
+            action.reference_object = None;
+            action.action_type = ActionType::Build;
+            return true;
         }
         _ => return false,
     }

@@ -200,8 +200,8 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     measures
 }
 
-/// "build 2 towers", "make three cubes": a number right before a plural shape is how many to
-/// build, never a size. Written as the schematic's selector (the annotations' convention), with
+/// "build 2 towers", "make three cubes", "put 4 torches": a number right before a plural shape
+/// (or block) is how many to build, never a size. Written as the schematic's selector (the annotations' convention), with
 /// any measure the parser hung on the number taken off. Returns whether the form changed, and
 /// the count's words when the form now says that count (written here, or by the parser).
 /// A spawn's count is only read ([`mobs_counted`]).
@@ -219,14 +219,32 @@ pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> (boo
         let noun = &tokens[at];
         // "10 blocks" is a distance or a size, never ten cubes; "5 gold blocks" are blocks.
         let unit = is_unit(noun) && at == k + n;
-        ((2..=12).contains(&v) && !unit && noun.ends_with('s') && crate::schematics::is_known_shape(noun)).then_some((k, n))
+        let thing = crate::schematics::is_known_shape(noun) || super::giving::names_a_block(&[noun]);
+        ((2..=12).contains(&v) && !unit && noun.ends_with('s') && thing).then_some((k, n))
     });
     let Some((k, n)) = found else { return (false, Vec::new()) };
     let said = Span::new(k, k + n - 1);
     if let Some(selector) = schematic.filters.as_ref().and_then(|f| f.selector.as_ref()) {
-        // The parser wrote this very count: its doubts about how no longer count.
-        let same = matches!(selector, SelectorArg::Selector(s) if s.ordinal == Some(crate::logical_form::Ordinal::Span(said)));
-        return (false, if same { (k..k + n).collect() } else { Vec::new() });
+        // The parser wrote this very count ("two", or "a pair of" with its "of"): its doubts
+        // about how no longer count, and a triple it also hung on the count's words ("pair" as
+        // a tag) goes.
+        let SelectorArg::Selector(s) = selector else { return (false, Vec::new()) };
+        let Some(crate::logical_form::Ordinal::Span(wrote)) = s.ordinal else { return (false, Vec::new()) };
+        let with_of = said.end + 1 == wrote.end && tokens.get(wrote.end).is_some_and(|w| w == "of");
+        if wrote.start != said.start || !(wrote.end == said.end || with_of) {
+            return (false, Vec::new());
+        }
+        let items = schematic.and_items();
+        let kept: Vec<WhereItem> = items
+            .iter()
+            .filter(|i| !matches!(i, WhereItem::Triple(t) if t.obj_span().is_some_and(|s| s.start >= wrote.start && s.end <= wrote.end)))
+            .cloned()
+            .collect();
+        let cut = kept.len() < items.len();
+        if cut {
+            schematic.set_and_items(kept);
+        }
+        return (cut, (wrote.start..=wrote.end).collect());
     }
     let kept: Vec<WhereItem> = schematic
         .and_items()

@@ -35,7 +35,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     if kind == Build && action.schematic.is_none() {
         return false;
     }
-    let Some((words, dir)) = said(tokens, step) else { return false };
+    let Some((words, dir)) = said(tokens, step).or_else(|| right_before_the_thing(action, tokens)) else { return false };
     let spans = action.location.as_ref().map(|l| covered(l, Spans::Pointed)).unwrap_or_default();
     if spans.iter().any(|&k| tokens.get(k).is_some_and(|w| lexicon().is(Class::Pointing, w))) {
         return false;
@@ -60,6 +60,20 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
         names_without(thing, &words, tokens);
     }
     true
+}
+
+/// "put a glass block *on* the tallest tower": a short relation word ("on", "in") right before
+/// the thing the parser found (and its article) relates to that thing, when the parser wrote
+/// no relation for it.
+fn right_before_the_thing(action: &Action, tokens: &[String]) -> Option<(Range<usize>, RelativeDirection)> {
+    let loc = action.location.as_ref()?.as_location().filter(|l| l.relative_direction.is_none())?;
+    let lx = lexicon();
+    let mut k = loc.reference_object.as_ref()?.text_span?.start;
+    while k > 0 && tokens.get(k - 1).is_some_and(|w| lx.is(Class::Article, w) || lx.is(Class::Determiner, w) || lx.is(Class::Possessive, w)) {
+        k -= 1;
+    }
+    let (dir, n) = lx.pointing_relation_at(tokens, k.checked_sub(1)?)?;
+    (n == 1).then_some((k - 1..k, dir))
 }
 
 /// "between me and you", "between you and me": the speaker and the bot, which the parser

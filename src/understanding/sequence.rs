@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use crate::lexicon::{Class, lexicon};
-use crate::logical_form::{DialogueType, LogicalForm};
+use crate::logical_form::{Action, ActionType, DialogueType, LogicalForm, Predicate, WhereItem};
 
 /// Does the "and" at `i` start a new step: "and come here", "and a blue one", "and 2 cows" (but
 /// not "and 3 high", a measure)?
@@ -64,14 +64,52 @@ pub fn step_of(steps: &[Range<usize>], index: usize) -> Option<Range<usize>> {
 /// Joins the commands read from each step (`(first word of the step, its form)`) into one form
 /// over `text`; `None` unless every step is a command and the joined form is valid.
 pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
-    let mut actions = Vec::new();
+    let tokens = crate::logical_form::tokenize(text);
+    let mut actions: Vec<Action> = Vec::new();
     for (offset, lf) in parts {
         if lf.dialogue_type != DialogueType::HumanGiveCommand {
             return None;
         }
-        actions.extend(lf.action_sequence.as_ref()?.iter().map(|a| crate::logical_form::shifted(a, *offset)));
+        let step: Vec<Action> = lf.action_sequence.as_ref()?.iter().map(|a| crate::logical_form::shifted(a, *offset)).collect();
+        if let ([change], Some(built)) = (step.as_slice(), actions.last_mut())
+            && (changes_what_was_built(&tokens, *offset, change) || paints_them(&tokens, built, change))
+            && let (Some(thing), Some(new)) = (built.schematic.as_mut().filter(|_| built.action_type == ActionType::Build), change.schematic.as_ref())
+        {
+            // What the step says replaces what the build said of the same kind ("3 high" for
+            // the height it had).
+            let said: Vec<WhereItem> = new.and_items();
+            let kind = |i: &WhereItem| match i {
+                WhereItem::Triple(t) => Some(t.pred_text.clone()),
+                _ => None,
+            };
+            let mut items: Vec<WhereItem> = thing.and_items().into_iter().filter(|i| kind(i).is_none_or(|k| !said.iter().any(|n| kind(n) == Some(k.clone())))).collect();
+            items.extend(said);
+            thing.set_and_items(items);
+            continue;
+        }
+        actions.extend(step);
     }
     super::checked(text, LogicalForm::command(actions))
+}
+
+/// "build two cubes and paint *them* orange": several things just built, painted as a whole, are
+/// built in that colour (a painting is of one thing).
+fn paints_them(tokens: &[String], built: &Action, change: &Action) -> bool {
+    let several = built.schematic.as_ref().and_then(|s| s.filters.as_ref()).is_some_and(|f| f.selector.is_some());
+    let them = change.reference_object.as_ref().and_then(|r| r.as_object()).and_then(|r| r.text_span).is_some_and(|s| {
+        s.words(tokens).iter().all(|w| lexicon().is(Class::PointingMany, w))
+    });
+    change.action_type == ActionType::Paint && several && them
+}
+
+/// "build a wall, *make it 3 high*, then paint it orange": a step that makes "it" (the thing
+/// the step before builds) something, with no name of its own, says more of that build.
+fn changes_what_was_built(tokens: &[String], offset: usize, change: &Action) -> bool {
+    let lx = lexicon();
+    let made = tokens.get(offset).is_some_and(|w| lx.verb(w) == Some(ActionType::Build)) && tokens.get(offset + 1).is_some_and(|w| lx.is(Class::Pointing, w));
+    let items = change.schematic.as_ref().map(|s| s.and_items()).unwrap_or_default();
+    let unnamed = !items.is_empty() && items.iter().all(|i| matches!(i, WhereItem::Triple(t) if t.pred_text != Predicate::HasName));
+    made && unnamed && change.action_type == ActionType::Build && change.location.is_none()
 }
 
 #[cfg(test)]

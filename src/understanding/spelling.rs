@@ -120,7 +120,7 @@ impl Speller {
             return None;
         }
         let limit = if word.len() >= 6 { 2 } else { 1 };
-        let mut best: Option<(usize, bool, bool, &str)> = None;
+        let mut best: Option<(isize, bool, bool, &str)> = None;
         for c in &self.candidates {
             let domain = c.domain || opening && self.verbs.contains(&c.word);
             if c.word.len().abs_diff(word.len()) > limit {
@@ -140,8 +140,10 @@ impl Speller {
             // words: "sphear" is a sphere, not a spear), and two neighbours swapped (the slip of
             // a fast typist: "lnog" is long, not log) a whole edit closer; then game words; then
             // the same first letter; then the longer word.
-            let bonus = if domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 } + if swapped(word, &c.word) { 2 } else { 0 };
-            let cost = (2 * d).saturating_sub(bonus);
+            // A letter typed twice ("bluee" is blue, not blues) is the same kind of slip.
+            let slip = swapped(word, &c.word) || doubled(word, &c.word);
+            let bonus = if domain { if word.len() >= 6 { 2 } else { 1 } } else { 0 } + if slip { 2 } else { 0 };
+            let cost = 2 * d as isize - bonus;
             // The word itself breaks a last tie: the vocabulary comes in no fixed order, and the
             // same line must always be read the same way.
             let better = match best {
@@ -218,6 +220,12 @@ fn swapped(a: &str, b: &str) -> bool {
     }
 }
 
+/// Is `typed` `word` with one of its letters typed twice ("bluee", "blue")?
+fn doubled(typed: &str, word: &str) -> bool {
+    let t = typed.as_bytes();
+    t.len() == word.len() + 1 && (1..t.len()).any(|i| t[i] == t[i - 1] && typed[..i].to_string() + &typed[i + 1..] == word)
+}
+
 /// Edit distance where a swap of two neighbouring letters is one edit (optimal string alignment).
 pub fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
@@ -258,6 +266,7 @@ mod tests {
         assert_eq!(distance("cueb", "cube"), 1);
         assert_eq!(distance("purpel", "purple"), 1);
         assert_eq!(distance("sphear", "sphere"), 2);
+        assert!(doubled("bluee", "blue") && doubled("towerr", "tower") && !doubled("blues", "blue"));
         assert_eq!(distance("", "abc"), 3);
     }
 
@@ -274,6 +283,7 @@ mod tests {
         assert_eq!(s.correct("dgi a hole").text, "dig a hole");
         assert_eq!(s.correct("buld a wal 5 lnog").text, "build a wall 5 long");
         assert_eq!(s.correct("spawn 3 piggs").text, "spawn 3 pigs");
+        assert_eq!(s.correct("buuild a bluee towerr").text, "build a blue tower");
         assert_eq!(s.correct("hold on a sec").text, "hold on a sec");
         assert_eq!(s.correct("pant teh cube red").text, "paint the cube red");
         // "comme" is a word of the chat the parser saw, but no word of the bot's.

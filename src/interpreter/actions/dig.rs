@@ -80,7 +80,9 @@ fn dig_size(turn: &Turn, a: &Action) -> DigSize {
         let words = turn.words(sp);
         let refs: Vec<&str> = words.iter().map(String::as_str).collect();
         let d = ShapeRequest::parse_dimensions(&refs);
-        if let (Some(w), Some(l)) = (d.width, d.length.or(d.depth)) {
+        // "a 3 by 3 hole" reads as width by depth; "three deep and five across" is its depth.
+        let across = d.depth.filter(|_| !said(Predicate::HasDepth));
+        if let (Some(w), Some(l)) = (d.width, d.length.or(across)) {
             size.width = w.clamp(1, 64);
             size.length = l.clamp(1, 64);
             if let Some(h) = d.height {

@@ -12,6 +12,9 @@ use crate::tasks::{Build as BuildTask, Limits, Task, TaskError, TaskKind, Times}
 use crate::world::{BBox, Block, Pos};
 
 use super::{Plan, push};
+
+mod placing;
+pub(super) use placing::place;
 use crate::interpreter::context::Turn;
 use crate::interpreter::problem::{Problem, Result};
 
@@ -206,166 +209,27 @@ pub(super) fn free_build(turn: &mut Turn, a: &Action, times: Times, limits: &sch
     Ok(push(Build::making(blocks, label, made, 1), times, label))
 }
 
-/// Where a schematic goes for a target: its footprint centred on the spot, standing on the
-/// ground, moved clear of the thing it is placed beside and of the speaker and agent.
-pub(super) fn place(turn: &mut Turn, sch: &Schematic, t: &Target) -> Vec<(Pos, Block)> {
-    if let Some(blocks) = round_it(turn, sch, t) {
-        return blocks;
+/// The blocks of `copies` copies of the first one (`first`): in a row to the speaker's right
+/// (`right`), one block apart (single blocks side by side); on top of a thing ("put 4 torches on it"), spread evenly over its
+/// top, so that none hangs over the side, when they fit.
+fn in_a_row(first: &[(Pos, Block)], copies: i32, sch: &Schematic, t: &Target, right: Pos) -> Vec<(Pos, Block)> {
+    let across_x = right.x != 0;
+    let size = if across_x { sch.size()[0] } else { sch.size()[2] };
+    let at = |p: &Pos| if across_x { p.x } else { p.z };
+    let shifted = |d: i32| first.iter().map(move |(p, b)| (if across_x { *p + Pos::new(d, 0, 0) } else { *p + Pos::new(0, 0, d) }, *b));
+    let on_top = t.anchor.filter(|_| t.step.is_some_and(|s| s.y > 0));
+    let start = first.iter().map(|(p, _)| at(p)).min().unwrap_or(0);
+    if let Some(a) = on_top.filter(|a| copies * size <= if across_x { a.size()[0] } else { a.size()[2] }) {
+        // Each copy centred on its share of the top.
+        let (lo, hi) = if across_x { (a.min.x, a.max.x) } else { (a.min.z, a.max.z) };
+        let along = hi + 1 - lo;
+        let at_k = |k: i32| (lo + (2 * k + 1) * along / (2 * copies) - size / 2).clamp(lo, hi + 1 - size);
+        return (0..copies).flat_map(|k| shifted(at_k(k) - start)).collect();
     }
-    let (blocks, moved) = placement(turn, sch, t);
-    // A build moved a few blocks from where it was meant to go says where, and why.
-    if let Some((steps, away, why)) = moved.filter(|(steps, _, _)| *steps >= MOVE_SAID) {
-        let dir = crate::interpreter::directions::compass(away);
-        turn.notes.push(format!("(I put it {steps} blocks {dir} of the spot you meant: {why}.)"));
-    }
-    blocks
-}
-
-/// "a fence around the sheep": a shape with room inside for the thing (a fence, a ring) goes
-/// round it, as near centred on it as leaves the speaker outside and its own blocks on clear
-/// ground. `None` otherwise: it is then placed near the thing like any build.
-fn round_it(turn: &Turn, sch: &Schematic, t: &Target) -> Option<Vec<(Pos, Block)>> {
-    let a = t.anchor.filter(|_| t.around)?;
-    let walls;
-    let sch = if schematics::is_wall(&sch.name) {
-        walls = walls_round(sch, a, turn.speaker_block());
-        &walls
-    } else {
-        sch
-    };
-    let [sx, _, sz] = sch.size();
-    let (cx, cz) = ((a.min.x + a.max.x).div_euclid(2), (a.min.z + a.max.z).div_euclid(2));
-    // The ground just outside the thing (its own top is no ground for a ring round it).
-    let y = location::ground(turn.world, a.min.x - 1, a.min.z - 1, a.min.y);
-    let speaker = turn.speaker_block();
-    // Shifts off centre, nearest first.
-    let mut shifts: Vec<(i32, i32)> = (-sx / 2..=sx / 2).flat_map(|dx| (-sz / 2..=sz / 2).map(move |dz| (dx, dz))).collect();
-    shifts.sort_by_key(|(dx, dz)| (dx.abs() + dz.abs(), dx.abs()));
-    shifts.into_iter().find_map(|(dx, dz)| {
-        let min = Pos::new(cx - sx / 2 + dx, y, cz - sz / 2 + dz);
-        let inner = |p: Pos| p.x > min.x && p.x < min.x + sx - 1 && p.z > min.z && p.z < min.z + sz - 1;
-        let on_it = (min.x..min.x + sx).contains(&speaker.x) && (min.z..min.z + sz).contains(&speaker.z);
-        if !inner(a.min) || !inner(a.max) || on_it {
-            return None;
-        }
-        let blocks = sch.translated(min);
-        let columns: std::collections::HashSet<(i32, i32)> = blocks.iter().map(|(p, _)| (p.x, p.z)).collect();
-        let room = (a.min.x..=a.max.x).all(|x| (a.min.z..=a.max.z).all(|z| !columns.contains(&(x, z))));
-        let clear = blocks.iter().all(|(p, _)| !stands(turn, *p));
-        (room && clear).then_some(blocks)
-    })
-}
-
-/// "a glass wall around the tower": four walls round the thing's footprint, two blocks clear of
-/// it, as high as the wall asked for and of its block, with a gate (a gap two high in the
-/// middle of the side towards `towards`) so nobody is shut in: the bot builds from inside.
-fn walls_round(wall: &Schematic, a: BBox, towards: Pos) -> Schematic {
-    let [_, h, _] = wall.size();
-    let Some((block, _)) = wall.block_counts().first().copied() else { return wall.clone() };
-    let [ax, _, az] = a.size();
-    let (w, l) = (ax + 4, az + 4);
-    // The gate's column, on the wall side nearest `towards` (relative to the ring's corner).
-    let (cx, cz) = ((a.min.x + a.max.x).div_euclid(2), (a.min.z + a.max.z).div_euclid(2));
-    let (dx, dz) = (towards.x - cx, towards.z - cz);
-    let gate = if dx.abs() >= dz.abs() { (if dx > 0 { w - 1 } else { 0 }, l / 2) } else { (w / 2, if dz > 0 { l - 1 } else { 0 }) };
-    let edge = move |x: i32, z: i32| x == 0 || z == 0 || x == w - 1 || z == l - 1;
-    let blocks = (0..h.max(1)).flat_map(move |y| {
-        (0..w).flat_map(move |x| (0..l).filter(move |&z| edge(x, z) && !((x, z) == gate && y < 2)).map(move |z| (Pos::new(x, y, z), block)))
-    });
-    Schematic::new(wall.name.clone(), blocks)
-}
-
-/// A build moved at least this many blocks says so.
-const MOVE_SAID: i32 = 3;
-
-/// The blocks of `sch` placed for `t`, and how far (in steps of which direction) and why they
-/// had to move off the spot.
-fn placement(turn: &Turn, sch: &Schematic, t: &Target) -> (Vec<(Pos, Block)>, Option<(i32, Pos, &'static str)>) {
-    let size = sch.size();
-    let mut centre = t.pos;
-    let footprint = |c: Pos, y: i32| {
-        let min = Pos::new(c.x - size[0] / 2, y, c.z - size[2] / 2);
-        BBox::new(min, min + Pos::new(size[0] - 1, size[1] - 1, size[2] - 1))
-    };
-    let ground = |c: Pos| location::ground(turn.world, c.x, c.z, c.y);
-    // Step along the direction (or away from the speaker) until nothing is in the way.
-    let away = t.step.filter(|s| s.y == 0).unwrap_or_else(|| {
-        let f = crate::interpreter::directions::forward(turn.speaker_look);
-        Pos::new(f.x, 0, f.z)
-    });
-    // Inside a thing or above/below it: the height is the target's, not the ground's.
-    let vertical = t.step.is_some_and(|s| s.y != 0) || t.inside;
-    // The bot steps out of the way of its own build: it keeps clear of where it stands only when
-    // the place was not named ("in its place", "on top of it" are that place).
-    let named = vertical || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
-    let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
-    // The boxes of the things that stand around: a hollow tower's inside is free of blocks, yet
-    // no place for another build.
-    let things: Vec<BBox> = if t.inside || t.exact {
-        Vec::new()
-    } else {
-        turn.memory.objects_of_kind(crate::memory::MemoryKind::BlockObject).unwrap_or_default().iter().map(|o| o.bbox).collect()
-    };
-    let mut why = "";
-    // Steps aside so far (a rise onto a thing's top is no step aside).
-    let mut moves = 0;
-    for _ in 0..64 {
-        // Typed coordinates are the place exactly, height included ("at 1 7 0": a window).
-        let y = if vertical || t.exact { centre.y } else { ground(centre) };
-        let b = footprint(centre, y);
-        let overlaps = |o: &BBox| o.min.x <= b.max.x && b.min.x <= o.max.x && o.min.y <= b.max.y && b.min.y <= o.max.y && o.min.z <= b.max.z && b.min.z <= o.max.z;
-        let in_the_way = !t.exact && in_the_way(turn, &b, centre, vertical);
-        // Beside a thing means beside it: standing on its top (the ground under a pillar is its
-        // top) overlaps it too. Above or below it, only its blocks are in the way (a tower's roof
-        // inside its battlements is on top of it).
-        let beside = !vertical
-            && t.anchor.filter(|_| !t.inside).is_some_and(|a| {
-                a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.z <= b.max.z && b.min.z <= a.max.z
-            });
-        let reason = if in_the_way {
-            "something stands there"
-        } else if bodies.iter().any(|p| b.contains(*p) || b.contains(p.up(1))) {
-            "it would have been built on top of one of us"
-        } else if turn.planned.iter().any(overlaps) {
-            "I'm building something else there"
-        } else if beside {
-            "so it stands beside it, not in it"
-        } else if things.iter().filter(|o| !(vertical && t.anchor == Some(**o))).any(overlaps) {
-            "it would have been inside something else"
-        } else {
-            return (sch.translated(b.min), (moves > 0).then_some((moves, away, why)));
-        };
-        // On top of a thing, what is in the way is its top (battlements round a roof): the
-        // build rises until it clears the whole thing, then steps aside like any other.
-        let on_top = t.step.is_some_and(|s| s.y > 0) && t.anchor.is_some_and(|a| centre.y <= a.max.y);
-        if on_top && in_the_way {
-            centre = centre.up(1);
-            continue;
-        }
-        why = reason;
-        centre = centre + away;
-        moves += 1;
-    }
-    let y = ground(centre);
-    (sch.translated(footprint(centre, y).min), Some((64, away, why)))
-}
-
-/// Whether something stands where box `b` would go. A build never cuts into what stands there
-/// (it may cut into a hillside: terrain the world made), and it stands on the ground, not on top
-/// of another build, unless asked to (`vertical`: "on top of"); `centre` is the spot it is
-/// centred on.
-fn in_the_way(turn: &Turn, b: &BBox, centre: Pos, vertical: bool) -> bool {
-    b.iter().any(|p| stands(turn, p))
-        || (!vertical && {
-            let under = turn.world.block_at(Pos::new(centre.x, b.min.y - 1, centre.z));
-            under.is_solid() && !under.is_natural()
-        })
-}
-
-/// Does something a build may not cut into stand at `p`? Terrain the world made does not.
-fn stands(turn: &Turn, p: Pos) -> bool {
-    let block = turn.world.block_at(p);
-    block.is_solid() && !(block.is_natural() && turn.world.made_by_world(p))
+    // Single blocks make one solid row ("4 gold blocks in a row"); bigger things keep a gap.
+    let gap = if first.len() == 1 { 0 } else { 1 };
+    let step = if across_x { right.x } else { right.z };
+    (0..copies).flat_map(|k| shifted(step * (size + gap) * k)).collect()
 }
 
 /// How many of the thing to build: "build 3 towers" (an ordinal on the schematic, or a count
@@ -414,7 +278,9 @@ fn label_of(req: &ShapeRequest) -> String {
     if let Some(m) = &req.block_type
         && !req.name.contains(m.as_str())
     {
-        words.push(m.clone());
+        // "2 pumpkins" are two pumpkin blocks.
+        let single = crate::lexicon::lexicon().singular(m).filter(|s| Block::from_name(&s.replace(' ', "_")).is_some());
+        words.push(single.unwrap_or_else(|| m.clone()));
     }
     // "a diamond block", not "a diamond block block"; "a torch", not "a torch block".
     let lone = req.name == "block" && req.block_type.as_deref().is_some_and(schematics::is_lone_block);
@@ -516,13 +382,7 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
         turn.notes.truncate(noted);
     }
     if copies > 1 {
-        // Copies stand in a row to the speaker's right, one block apart.
-        let r = crate::interpreter::directions::right(turn.speaker_look);
-        let gap = if r.x != 0 { sch.size()[0] + 1 } else { sch.size()[2] + 1 };
-        let first = blocks.clone();
-        for k in 1..copies as i32 {
-            blocks.extend(first.iter().map(|(p, b)| (*p + Pos::new(r.x * gap * k, 0, r.z * gap * k), *b)));
-        }
+        blocks = in_a_row(&blocks, copies as i32, &sch, &target, crate::interpreter::directions::right(turn.speaker_look));
     }
     if blocks.len() > limits.max_blocks {
         return Err(Problem::say(format!("That's {} blocks; I build at most {} at a time.", blocks.len(), limits.max_blocks)));
