@@ -126,6 +126,7 @@ sections! {
         PaintChange = "paint_changes",
         /// Words between the thing and its new look ("turn it *into* glass").
         PaintLead = "paint_leads",
+        PaintWish = "paint_wishes",
         /// Words that take back what was just said in the line ("*actually no*, make it red").
         ChangeOfMind = "change_of_mind",
         /// A part of a thing that painting changes ("the house *walls*").

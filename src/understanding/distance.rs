@@ -37,10 +37,10 @@ enum From {
     Thing,
 }
 
-/// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me|of you)", or "COMPASS N
-/// (blocks)", in the step, ending the step or followed by nothing that names another thing;
+/// Finds "N (blocks) (to|in) (the|my) DIR (of me|of here|from me|of you)", "COMPASS N
+/// (blocks)" or "(to the) COMPASS of me|you" in the step, ending the step or followed by nothing that names another thing;
 /// returns the words and the form's parts.
-fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, RelativeDirection, From)> {
+fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, Option<usize>, RelativeDirection, From)> {
     let end = step.end.min(tokens.len());
     for k in step.start..end {
         if tokens[k].parse::<i32>().map_or(true, |n| !(1..=1000).contains(&n)) {
@@ -58,10 +58,10 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, R
             match tokens.get(j + 2) {
                 Some(w) if lexicon().is(Class::FromHere, w) => last = j + 2,
                 Some(w) if lexicon().is(Class::You, w) && j + 2 < end => (last, from) = (j + 2, From::Agent),
-                _ => return Some((k..j + 1, k, dir, From::Thing)),
+                _ => return Some((k..j + 1, Some(k), dir, From::Thing)),
             }
         }
-        return Some((k..last + 1, k, dir, from));
+        return Some((k..last + 1, Some(k), dir, from));
     }
     // "walk east 20", "go northwest 40 blocks": the direction first, then the number.
     for k in step.start..end.saturating_sub(1) {
@@ -70,7 +70,22 @@ fn find(tokens: &[String], step: Range<usize>) -> Option<(Range<usize>, usize, R
             continue;
         }
         let last = if tokens.get(k + 2).is_some_and(|w| k + 2 < end && lexicon().unit(w).is_some()) { k + 2 } else { k + 1 };
-        return Some((k..last + 1, k + 1, dir, From::Speaker));
+        return Some((k..last + 1, Some(k + 1), dir, From::Speaker));
+    }
+    // "to the north of me", "east of you": a compass word and whom it is from, no distance (the
+    // interpreter keeps a couple of blocks clear).
+    for k in step.start..end {
+        let from = match tokens.get(k + 2).filter(|_| k + 2 < end && matches!(tokens[k + 1].as_str(), "of" | "from")) {
+            Some(w) if lexicon().is(Class::FromHere, w) => From::Speaker,
+            Some(w) if lexicon().is(Class::You, w) => From::Agent,
+            _ => continue,
+        };
+        let Some(dir) = lexicon().compass(&tokens[k]).and_then(|_| direction(&tokens[k])) else { continue };
+        let mut first = k;
+        while first > step.start && is_glue(&tokens[first - 1]) && lexicon().unit(&tokens[first - 1]).is_none() {
+            first -= 1;
+        }
+        return Some((first..k + 3, None, dir, from));
     }
     None
 }
@@ -127,7 +142,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     if named && of_thing {
         if let Some(loc) = action.location_mut() {
             loc.relative_direction = Some(dir);
-            loc.steps = Some(Span::word(number));
+            loc.steps = number.map(Span::word);
             // The place's words, the compass word among them, when they were read here.
             loc.text_span = loc.text_span.or(Some(Span::new(words.start, reach - 1)));
         }
@@ -150,7 +165,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     action.set_location(Location {
         reference_object: Some(Box::new(ReferenceObject { special_reference: Some(SpecialReference::Object(special)), ..ReferenceObject::default() })),
         relative_direction: Some(dir),
-        steps: Some(Span::word(number)),
+        steps: number.map(Span::word),
         text_span: Some(Span::new(words.start, words.end - 1)),
         ..Location::default()
     });

@@ -43,9 +43,12 @@ pub fn plain_verbs(normalized: &str) -> String {
             .or_else(|| lexicon().text_at(Texts::Anywhere, &words, i));
         // "go southwest *about* 10 blocks": the number is all a step needs.
         let number = |w: &str| w.parse::<f64>().is_ok() || lexicon().value(crate::lexicon::Values::Number, w).is_some();
+        // "i 'd like 12 iron ingots": the "like" of a want is no "about".
+        let wants = (0..i).any(|j| lexicon().phrase_at(Class::Want, &words, j) == Some(i + 1 - j));
         let rough = lexicon().is(Class::Approximately, words[i])
             && words.get(i + 1).is_some_and(|w| number(w))
-            && (i == 0 || !lexicon().is(Class::QuestionOpening, words[i - 1]));
+            && (i == 0 || !lexicon().is(Class::QuestionOpening, words[i - 1]))
+            && !wants;
         match rewrite {
             _ if rough => i += 1,
             Some((to, n)) => {
@@ -215,7 +218,23 @@ pub fn only_things(normalized: &str) -> Option<String> {
 /// ("build …"), "i need cobble, get me a stack" (the request with the item in it), "i want a
 /// wall that is 3 high" ("build …").
 pub fn asked_in_other_words(normalized: &str) -> Option<String> {
-    only_things(normalized).or_else(|| needed_items(normalized)).or_else(|| wanted_things(normalized))
+    only_things(normalized).or_else(|| needed_items(normalized)).or_else(|| wanted_things(normalized)).or_else(|| wished_look(normalized))
+}
+
+/// "snowy should be pink now", "the tower needs to be glass": a thing already there, a wish
+/// (`[paint_wishes]`) and only colours and materials after it, as "make snowy pink". The thing
+/// is pointed at ("the tower", "it"), or one word the lexicon does not know: a name ("i
+/// should be …" is about the speaker).
+pub fn wished_look(normalized: &str) -> Option<String> {
+    let text = core(normalized).unwrap_or_else(|| normalized.to_string());
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lx = lexicon();
+    let (k, n) = (1..words.len()).find_map(|k| lx.phrase_at(Class::PaintWish, &words, k).map(|n| (k, n)))?;
+    let (thing, look) = (&words[..k], &words[k + n..]);
+    let pointed = lx.is(Class::Pointing, thing[0]) || lx.is(Class::Possessive, thing[0]) || (lx.is(Class::Determiner, thing[0]) && !lx.is(Class::Indefinite, thing[0]));
+    let name = thing.len() == 1 && !lx.knows(thing[0]);
+    let looks = !look.is_empty() && look.iter().all(|w| lx.colour(w).is_some() || lx.describes(w));
+    ((pointed || name) && looks).then(|| format!("make {} {}", thing.join(" "), look.join(" ")))
 }
 
 /// "i want a wall that is 3 high", "can i have a lime green dome at 30 5 -30", "how about a

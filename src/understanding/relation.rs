@@ -64,16 +64,20 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
 
 /// "put a glass block *on* the tallest tower": a short relation word ("on", "in") right before
 /// the thing the parser found (and its article) relates to that thing, when the parser wrote
-/// no relation for it.
+/// that relation or none.
 fn right_before_the_thing(action: &Action, tokens: &[String]) -> Option<(Range<usize>, RelativeDirection)> {
-    let loc = action.location.as_ref()?.as_location().filter(|l| l.relative_direction.is_none())?;
+    let loc = action.location.as_ref()?.as_location()?;
     let lx = lexicon();
-    let mut k = loc.reference_object.as_ref()?.text_span?.start;
+    let thing = loc.reference_object.as_ref()?;
+    // The thing's words: its span, else its first triple's ("on the stone cube").
+    let first = thing.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).map(|s| s.start).min();
+    let mut k = thing.text_span.map(|s| s.start).or(first)?;
     while k > 0 && tokens.get(k - 1).is_some_and(|w| lx.is(Class::Article, w) || lx.is(Class::Determiner, w) || lx.is(Class::Possessive, w)) {
         k -= 1;
     }
     let (dir, n) = lx.pointing_relation_at(tokens, k.checked_sub(1)?)?;
-    (n == 1).then_some((k - 1..k, dir))
+    // Said as the parser wrote it, or written by no one.
+    (n == 1 && loc.relative_direction.is_none_or(|d| d == dir)).then_some((k - 1..k, dir))
 }
 
 /// "between me and you", "between you and me": the speaker and the bot, which the parser
