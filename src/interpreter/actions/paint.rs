@@ -77,7 +77,7 @@ pub(super) fn paint(turn: &mut Turn, a: &Action) -> Result<Plan> {
     }
     turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
     // What the player says it is now is what it is called by ("the red tower").
-    forget_told_look(turn, id, colour.as_deref(), material.as_deref());
+    forget_told_look(turn, id);
     let label = format!("{before} {said}");
     Ok(push(Paint { blocks, label: label.clone(), object: id }, Times::Count(1), label))
 }
@@ -117,12 +117,13 @@ fn repainted(old: Block, new: Block, colour_only: bool) -> Block {
     old.name().strip_prefix(&format!("{was}_")).and_then(|kind| Block::from_name(&format!("{now}_{kind}"))).unwrap_or(new)
 }
 
-/// The colour and material the thing was told to have go (a new material takes the old colour
-/// with it: a blue cube turned to glass is a glass cube): from now on they are what its blocks
-/// show, as perception sees them, so an undo of the painting brings the old look back in
-/// memory too.
-fn forget_told_look(turn: &mut Turn, id: MemoryId, colour: Option<&str>, material: Option<&str>) {
-    let gone = |pred: &str| pred == "has_block_type" && material.is_some() || pred == "has_colour" && (colour.is_some() || material.is_some());
+/// The colour and material the thing was told to have go, whichever the painting changed (a
+/// colour alone may change the material too: a brick wall painted white is white wool, and
+/// red concrete painted blue is no longer "red concrete"): from now on they are what its
+/// blocks show, as perception sees them, so an undo of the painting brings the old look back
+/// in memory too.
+fn forget_told_look(turn: &mut Turn, id: MemoryId) {
+    let gone = |pred: &str| pred == "has_block_type" || pred == "has_colour";
     let old: Vec<MemoryId> = turn
         .memory
         .triples_of(id)
