@@ -23,8 +23,16 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     }
     // The new look: the colour and material words that end the line, after a lead word if any.
     let mut look = w.len();
-    while look > 1 && describes(&w[look - 1]) {
-        look -= 1;
+    // A colour may be two words ("light blue").
+    let colour_at = |k: usize| lx.meaning_at(crate::lexicon::Group::Colour, &w, k).map(|(_, n)| n);
+    loop {
+        if look > 2 && colour_at(look - 2) == Some(2) {
+            look -= 2;
+        } else if look > 1 && describes(&w[look - 1]) {
+            look -= 1;
+        } else {
+            break;
+        }
     }
     if look == w.len() {
         return None;
@@ -49,10 +57,10 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     let mut items: Vec<WhereItem> = Vec::new();
     let mut k = look;
     while k < w.len() {
-        let (p, end) = if lx.colour(&w[k]).is_some() {
-            (Predicate::HasColour, k)
+        let (p, end) = if let Some(n) = colour_at(k) {
+            (Predicate::HasColour, k + n - 1)
         } else {
-            (Predicate::HasBlockType, (k..w.len()).take_while(|&j| lx.colour(&w[j]).is_none()).last().unwrap_or(k))
+            (Predicate::HasBlockType, (k..w.len()).take_while(|&j| colour_at(j).is_none()).last().unwrap_or(k))
         };
         items.push(WhereItem::Triple(Triple::new(p, Span::new(k, end))));
         k = end + 1;

@@ -38,7 +38,9 @@ fn steps_by_punctuation(chat: &str) -> String {
         // After a comma, "a"/"an"/"another" starts a step too, borrowing the verb before ("build a
         // blue cube here, a red one on top of it"); "a red, blue and green tower" stays one.
         let articles = crate::lexicon::lexicon().words(crate::lexicon::Class::Indefinite).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
-        regex::Regex::new(&format!(r"(?i)\s*(?:[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})|[,;]\s+(?:and\s+)?(?:then\s+)?({articles}|another))\b")).expect("a valid pattern")
+        // "build a pink cube, its name is bubblegum": a naming after a comma is a step too.
+        let named = crate::lexicon::lexicon().words(crate::lexicon::Class::NameIs).iter().filter(|w| w.starts_with("it")).map(|w| regex::escape(w).replace(" '", r"\s*'").replace(' ', r"\s+")).collect::<Vec<_>>().join("|");
+        regex::Regex::new(&format!(r"(?i)\s*(?:[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})|[,;]\s+(?:and\s+)?(?:then\s+)?({articles}|another|{named}))\b")).expect("a valid pattern")
     });
     // Only after a step of its own: "hey bot, build a cube" is one step.
     let mut out = String::new();
@@ -171,6 +173,7 @@ mod tests {
         );
         assert_eq!(steps_by_punctuation("go to 41.5 64 3"), "go to 41.5 64 3");
         assert_eq!(steps_by_punctuation("hey bot, build a blue cube"), "hey bot build a blue cube");
+        assert_eq!(steps_by_punctuation("build a pink cube, its name is bubblegum"), "build a pink cube then its name is bubblegum");
         assert_eq!(
             steps_by_punctuation("dig a hole at 8 4 8, fill it with water, then build a glass wall next to it"),
             "dig a hole at 8 4 8 then fill it with water then build a glass wall next to it"
