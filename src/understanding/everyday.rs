@@ -44,11 +44,11 @@ pub fn plain_verbs(normalized: &str) -> String {
         // "go southwest *about* 10 blocks": the number is all a step needs.
         let number = |w: &str| w.parse::<f64>().is_ok() || lexicon().value(crate::lexicon::Values::Number, w).is_some();
         // "i 'd like 12 iron ingots": the "like" of a want is no "about".
-        let wants = (0..i).any(|j| lexicon().phrase_at(Class::Want, &words, j) == Some(i + 1 - j));
+        let wants = || (0..i).any(|j| lexicon().phrase_at(Class::Want, &words, j) == Some(i + 1 - j));
         let rough = lexicon().is(Class::Approximately, words[i])
             && words.get(i + 1).is_some_and(|w| number(w))
             && (i == 0 || !lexicon().is(Class::QuestionOpening, words[i - 1]))
-            && !wants;
+            && !wants();
         match rewrite {
             _ if rough => i += 1,
             Some((to, n)) => {
@@ -231,7 +231,7 @@ pub fn wished_look(normalized: &str) -> Option<String> {
     let lx = lexicon();
     let (k, n) = (1..words.len()).find_map(|k| lx.phrase_at(Class::PaintWish, &words, k).map(|n| (k, n)))?;
     let (thing, look) = (&words[..k], &words[k + n..]);
-    let pointed = lx.is(Class::Pointing, thing[0]) || lx.is(Class::Possessive, thing[0]) || (lx.is(Class::Determiner, thing[0]) && !lx.is(Class::Indefinite, thing[0]));
+    let pointed = super::paint::definite(thing[0]);
     let name = thing.len() == 1 && !lx.knows(thing[0]);
     let looks = !look.is_empty() && look.iter().all(|w| lx.colour(w).is_some() || lx.describes(w));
     ((pointed || name) && looks).then(|| format!("make {} {}", thing.join(" "), look.join(" ")))

@@ -95,7 +95,7 @@ fn describes(w: &str) -> bool {
 
 /// "it", "that", "the cube", "my house": a word that points at a thing already there ("a",
 /// "some" are a new one).
-fn definite(w: &str) -> bool {
+pub(super) fn definite(w: &str) -> bool {
     let lx = lexicon();
     let article = lx.is(Class::Article, w) && !lx.is(Class::Indefinite, w);
     lx.is(Class::Pointing, w) || lx.is(Class::Possessive, w) || article
