@@ -43,14 +43,37 @@ impl Lexicon {
         format!("{head}{plural}")
     }
 
-    /// The singular a plural reads back to: "torches" → "torch", "berries" → "berry", "leaves"
-    /// → "leaf"; `None` for a word that is no plural.
+    /// The singular a plural reads back to, by rule: "torches" → "torch", "berries" → "berry",
+    /// "glasses" → "glass"; irregular plurals ("wolves") and words that only look plural
+    /// ("glass", "moss") are the lexicon's `[plurals]` and `[not_plurals]`. `None` for a word
+    /// that is no plural.
     pub fn singular(&self, noun: &str) -> Option<String> {
-        if let Some(single) = self.text(Texts::Plural, noun) {
+        let w = noun.trim().to_lowercase();
+        if let Some(single) = self.text(Texts::Plural, &w) {
             return Some(single.to_string());
         }
-        let stems = [noun.strip_suffix("ies").map(|s| format!("{s}y")), noun.strip_suffix("es").map(str::to_string), noun.strip_suffix('s').map(str::to_string)];
-        stems.into_iter().flatten().find(|s| !s.is_empty() && self.plural(s) == noun)
+        if w.len() <= 3 || self.is(Class::NotPlural, &w) || !w.ends_with('s') {
+            return None;
+        }
+        let stem = |n: usize| w[..w.len() - n].to_string();
+        if w.ends_with("ies") && w.len() > 4 {
+            return Some(format!("{}y", stem(3)));
+        }
+        // lexicon: spelling endings, not words: after a hiss the plural adds "-es".
+        if ["sses", "ches", "shes", "xes", "zzes"].iter().any(|end| w.ends_with(end)) {
+            return Some(stem(2));
+        }
+        // lexicon: spelling endings of words that only look plural (moss, cactus, axis).
+        if ["ss", "us", "is"].iter().any(|end| w.ends_with(end)) {
+            return None;
+        }
+        Some(stem(1))
+    }
+
+    /// A word in the singular, lower-cased: its [`singular`](Self::singular), or the word itself
+    /// when it is no plural. Memory keys names by it, so "houses" finds a house.
+    pub fn lemma(&self, word: &str) -> String {
+        self.singular(word).unwrap_or_else(|| word.trim().to_lowercase())
     }
 
     /// A count with its noun: "a torch", "an apple", "5 apples", "10 bread".
@@ -92,8 +115,17 @@ mod tests {
         assert_eq!(lx.singular("berries").as_deref(), Some("berry"));
         assert_eq!(lx.singular("wolves").as_deref(), Some("wolf"));
         assert_eq!(lx.singular("pumpkins").as_deref(), Some("pumpkin"));
+        assert_eq!(lx.singular("oak planks").as_deref(), Some("oak plank"));
         assert_eq!(lx.singular("glass"), None);
         assert_eq!(lx.singular("torch"), None);
+        for (plural, single) in [
+            ("houses", "house"), ("towers", "tower"), ("boxes", "box"), ("benches", "bench"),
+            ("bodies", "body"), ("stairs", "stair"), ("glasses", "glass"), ("wolves", "wolf"),
+            ("glass", "glass"), ("moss", "moss"), ("cactus", "cactus"), ("pig", "pig"), ("sheep", "sheep"),
+            ("Towers", "tower"),
+        ] {
+            assert_eq!(lx.lemma(plural), single, "{plural}");
+        }
     }
 
     #[test]

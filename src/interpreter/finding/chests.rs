@@ -102,8 +102,7 @@ pub fn pick(words: &[String], inv: &Inventory) -> Option<Vec<(String, u32)>> {
     let generic = !logs && name.iter().any(|w| any_wood(w) || *w == "wooden");
     let exact = if generic && name.len() <= 2 { None } else { rules::item_id(&name) };
     let exact = exact.filter(|_| !any_logs);
-    let singular = |w: &str| if w.ends_with("ss") { w.to_string() } else { w.trim_end_matches('s').to_string() };
-    let joined = name.iter().map(|w| singular(w)).filter(|w| w != "block").collect::<Vec<_>>().join("_");
+    let joined = name.iter().map(|w| crate::lexicon::lexicon().lemma(w)).filter(|w| w != "block").collect::<Vec<_>>().join("_");
     // lexicon: Minecraft item id parts (game knowledge): what counts as wood.
     let is_wood = |id: &str| ["_log", "_wood", "_planks", "_stairs"].iter().any(|s| id.ends_with(s)) && !id.contains("stone");
     let fits = |id: &str| {

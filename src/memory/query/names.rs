@@ -3,42 +3,19 @@
 //!
 //! Every text a triple stores gets a *key* next to it (`triples.obj_key`), computed here, and a
 //! query computes keys from the chat's words the same way, so matching is an indexed equality
-//! test instead of fuzzy string work at query time. The rules are deliberately small: a handful of
-//! English plural rules, a short list of irregular plurals, and synonym groups for the shape words
+//! test instead of fuzzy string work at query time. The rules are deliberately small: the singular
+//! (`Lexicon::lemma`, the same one build and answers use) and synonym groups for the shape words
 //! perception guesses. Unknown words pass through lower-cased, so a player's own name for a thing
 //! ("zigurat") still matches itself.
 
-use crate::lexicon::{Class, Group, Texts, lexicon};
+use crate::lexicon::{Class, Group, lexicon};
 use crate::logical_form::tokenize;
 use crate::world::Block;
 use crate::world::blocks::canonical_colour;
 
-/// The singular of one lower-case word, by rule (irregular plurals and words that only look
-/// plural are the lexicon's `[plurals]` and `[not_plurals]`).
-pub fn lemma(word: &str) -> String {
-    let w = word.trim().to_lowercase();
-    if let Some(single) = lexicon().text(Texts::Plural, &w) {
-        return single.to_string();
-    }
-    if w.len() <= 3 || lexicon().is(Class::NotPlural, &w) || !w.ends_with('s') {
-        return w;
-    }
-    let stem = |n: usize| w[..w.len() - n].to_string();
-    if w.ends_with("ies") && w.len() > 4 {
-        return format!("{}y", stem(3)); // bodies → body
-    }
-    if w.ends_with("sses") || w.ends_with("ches") || w.ends_with("shes") || w.ends_with("xes") || w.ends_with("zzes") {
-        return stem(2); // glasses → glass, benches → bench, boxes → box
-    }
-    if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") {
-        return w; // not a plural: moss, cactus, axis
-    }
-    stem(1) // houses → house, towers → tower, stairs → stair
-}
-
 /// One word to its key: singular, then the head of its synonym group (`[name_keys]`).
 pub fn word_key(word: &str) -> String {
-    let single = lemma(word);
+    let single = lexicon().lemma(word);
     match lexicon().meaning(Group::NameKey, &single) {
         Some(head) => head.to_string(),
         None => single,
@@ -146,8 +123,8 @@ pub fn block_types_matching(text: &str) -> Vec<&'static str> {
         && canonical_colour(word).is_some()
         && crate::lexicon::lexicon().material(word).is_some()
     {
-        let word = lemma(word);
-        return Block::all().map(Block::name).filter(|n| n.split('_').any(|part| lemma(part) == word)).collect();
+        let word = lexicon().lemma(word);
+        return Block::all().map(Block::name).filter(|n| n.split('_').any(|part| lexicon().lemma(part) == word)).collect();
     }
     // Two-word dye colours ("light blue") are one word of a block id.
     let mut wanted: Vec<String> = Vec::new();
@@ -197,7 +174,7 @@ fn block_words(name: &str) -> Vec<String> {
 }
 
 fn colour_or_lemma(word: &str) -> String {
-    canonical_colour(word).map(str::to_string).unwrap_or_else(|| lemma(word))
+    canonical_colour(word).map(str::to_string).unwrap_or_else(|| lexicon().lemma(word))
 }
 
 /// Predicates whose object is a measure in blocks.
@@ -225,17 +202,6 @@ pub fn stored_key(pred: &str, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn plurals_become_singular() {
-        for (plural, single) in [
-            ("houses", "house"), ("towers", "tower"), ("boxes", "box"), ("benches", "bench"),
-            ("bodies", "body"), ("stairs", "stair"), ("glasses", "glass"), ("wolves", "wolf"),
-            ("glass", "glass"), ("moss", "moss"), ("cactus", "cactus"), ("pig", "pig"), ("sheep", "sheep"),
-        ] {
-            assert_eq!(lemma(plural), single, "{plural}");
-        }
-    }
 
     #[test]
     fn synonyms_share_a_key() {

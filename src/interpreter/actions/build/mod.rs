@@ -97,7 +97,7 @@ pub fn made_of(req: &ShapeRequest) -> Made {
         words.pop();
     }
     if let Some(last) = words.last_mut() {
-        *last = crate::memory::query::names::lemma(last);
+        *last = lx.lemma(last);
     }
     Made { name: words.join(" "), colour: req.colour.clone(), block_type: req.block_type.clone(), speaker: String::new() }
 }
