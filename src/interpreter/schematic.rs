@@ -130,7 +130,12 @@ pub fn shape_request(schematic: &Schematic, tokens: &[String]) -> ShapeAsk {
     }
     phrase.retain(|w| !w.is_empty());
     let refs: Vec<&str> = phrase.iter().map(String::as_str).collect();
-    req = req.or_dimensions(ShapeRequest::parse_dimensions(&refs));
+    // Measures the form already holds were read from the words ("a 2 by 10 by 3 wall": 2
+    // thick); the phrase's own reading would fill the others with the wrong axis.
+    let measured = req.width.or(req.length).or(req.height).or(req.thickness).or(req.depth).or(req.radius).is_some();
+    if !measured {
+        req = req.or_dimensions(ShapeRequest::parse_dimensions(&refs));
+    }
     // "9 high", "3 blocks wide": a size word right after a number is that number's unit.
     let after_number = |i: usize| {
         let lx = crate::lexicon::lexicon();

@@ -143,6 +143,8 @@ sections! {
         StopWord = "stop_words",
         /// Small words around a stop word ("for a sec").
         StopTail = "stop_tails",
+        StopComment = "stop_comments",
+        Address = "address",
         /// Words between a thing and the name given to it ("the red cube's name is fred").
         NameIs = "name_is",
         GiveOpening = "give_openings",

@@ -85,6 +85,8 @@ fn numbers() {
     assert_eq!(num("a couple of blocks"), Some((2, 3)));
     assert_eq!(num("3 dozen eggs"), Some((36, 2)));
     assert_eq!(num("half a stack of stone"), Some((32, 4)));
+    assert_eq!(num("a stack and a half of sand"), Some((96, 6)));
+    assert_eq!(num("both of those"), Some((2, 2)));
     assert_eq!(num("a couple of blocks"), Some((2, 3)));
     assert_eq!(num("a few"), Some((3, 2)));
     assert_eq!(num("a dozen"), Some((12, 2)));

@@ -26,11 +26,15 @@ pub(super) struct FromWords {
     /// A building verb and a block that is no mob, as what is built ("place a gold block"): the
     /// parser's doubt whether to do something else with it no longer counts.
     pub block_built: bool,
+    /// The words of a colour or material the parser left out or read into a measure, written
+    /// into the form from the words ([`super::details::repair`]): where it ended the thing's
+    /// triples, or spanned those words, the words settled it.
+    pub detailed: Vec<usize>,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned || self.block_built
+        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned || self.block_built || !self.detailed.is_empty()
     }
 }
 
@@ -51,7 +55,9 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
     let paired = |i: usize, words: &[usize]| {
         choices[i].token.starts_with("v:has_") && choices[i + 1..].iter().find(|o| o.words.is_some()).is_some_and(|o| over(o, words))
     };
-    let with_span: Vec<bool> = (0..choices.len()).map(|i| paired(i, &read.measured) || paired(i, &read.counted)).collect();
+    // A measure's span that ran into a colour or material the words gave its own triple.
+    let measured: Vec<usize> = read.measured.iter().chain(&read.detailed).copied().collect();
+    let with_span: Vec<bool> = (0..choices.len()).map(|i| paired(i, &measured) || paired(i, &read.counted)).collect();
     let log: f32 = choices
         .iter()
         .zip(with_span)
@@ -64,7 +70,8 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         .filter(|c| !(read.located && (c.about() == About::Location || c.rival_places())))
         .filter(|c| !(read.ranked && c.about() == About::Ranking))
         .filter(|c| !(read.described && matches!(c.token.as_str(), "v:has_colour" | "v:has_block_type")))
-        .filter(|c| !over(c, &read.measured))
+        .filter(|c| !over(c, &measured))
+        .filter(|c| read.detailed.is_empty() || !c.another_triple())
         .filter(|c| c.words.is_none_or(|(a, b)| !(a..=b).all(|k| read.named.contains(&k))))
         // With the count read, whether the thing has one more triple was a doubt about the
         // count's words ("a pair of glass towers": "pair" as a tag or not).

@@ -17,15 +17,16 @@ fn is_material(word: &str) -> bool {
 }
 
 /// Adds a colour and a material said in `step` but covered by no span to the action's
-/// schematic. Returns whether anything was added.
-pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> bool {
+/// schematic. Returns whether the form changed, and the words of what was added.
+pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> (bool, Vec<usize>) {
     if action.action_type != ActionType::Build || action.schematic.is_none() {
-        return false;
+        return (false, Vec::new());
     }
     let narrowed = narrow_block_type(action, tokens) | not_the_places(action);
     let seen = covered(action, Spans::Pointed);
-    // A colour the parser read into a measure ("10 long brown" as a size) is no measure: the
-    // measures are read again from the words (`measures`), the colour only here.
+    // A colour or material the parser read into a measure ("10 long brown" as a size, "2 tall
+    // oak" as a height) is no measure: the measures are read again from the words
+    // (`measures`), the colour and material only here.
     let measured = measure_words(action);
     // The words of the place describe the thing there ("a wall of glass around the *red* cube").
     let place: Vec<Span> = match action.location.as_ref() {
@@ -34,25 +35,29 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
         None => Vec::new(),
     };
     let in_place = |k: &usize| place.iter().any(|s| s.start <= *k && *k <= s.end);
-    let free = |k: &usize| (!seen.contains(k) || (measured.contains(k) && canonical_colour(&tokens[*k]).is_some())) && !in_place(k);
+    let describes = |k: &usize| canonical_colour(&tokens[*k]).is_some() || is_material(&tokens[*k]) && !names_no_block(&tokens[*k]);
+    let free = |k: &usize| (!seen.contains(k) || (measured.contains(k) && describes(k))) && !in_place(k);
     let end = step.end.min(tokens.len());
     let colour = (step.start..end).filter(free).find(|k| canonical_colour(&tokens[*k]).is_some());
     let material = (step.start..end).filter(free).find(|k| Some(*k) != colour && is_material(&tokens[*k]));
-    let Some(schematic) = action.schematic.as_mut() else { return false };
+    let Some(schematic) = action.schematic.as_mut() else { return (false, Vec::new()) };
     let mut added = Vec::new();
+    let mut words = Vec::new();
     if let Some(k) = colour.filter(|_| !schematic.has_predicate(Predicate::HasColour)) {
         added.push(WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k))));
+        words.push(k);
     }
     if let Some(k) = material.filter(|_| !schematic.has_predicate(Predicate::HasBlockType)) {
         added.push(WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::word(k))));
+        words.push(k);
     }
     if added.is_empty() {
-        return narrowed;
+        return (narrowed, words);
     }
     let mut all = schematic.and_items();
     all.extend(added);
     schematic.set_and_items(all);
-    true
+    (true, words)
 }
 
 /// "build a tower 10 blocks north of *the green cube*": a colour or material the parser gave the
@@ -248,7 +253,7 @@ mod tests {
             "schematic": {"filters": {"where_clause": {"AND": [{"obj_text": [0, [2, 2]], "pred_text": "has_name"}, {"obj_text": [0, [8, 8]], "pred_text": "has_colour"}]}}}}]}"#).unwrap();
         let mut action = lf.actions()[0].clone();
         let t = tokenize(text);
-        assert!(repair(&mut action, &t, 0..t.len()));
+        assert!(repair(&mut action, &t, 0..t.len()).0);
         assert!(!action.schematic.as_ref().unwrap().has_predicate(Predicate::HasColour));
         // It describes the cube the tower is placed by.
         let place = serde_json::to_string(&action.location).unwrap();
@@ -287,12 +292,12 @@ mod tests {
     fn a_colour_or_material_no_span_points_at_is_added() {
         let t = tokenize("build a 3 by 3 by 3 red cube of stone");
         let mut action = named(8);
-        assert!(repair(&mut action, &t, 0..t.len()));
+        assert!(repair(&mut action, &t, 0..t.len()).0);
         let items = action.schematic.as_ref().unwrap().and_items();
         assert!(items.contains(&WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(7)))), "{items:?}");
         assert!(items.contains(&WhereItem::Triple(Triple::new(Predicate::HasBlockType, Span::word(10)))), "{items:?}");
         // Said and covered: nothing to add.
-        assert!(!repair(&mut action, &t, 0..t.len()));
+        assert!(!repair(&mut action, &t, 0..t.len()).0);
         let lf = crate::logical_form::validate_json(
             "build a red cube 7 high",
             r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [3, 3]]}]}}}}]}"#,
@@ -305,7 +310,7 @@ mod tests {
         assert!(!said_plainly(&named_with(Predicate::HasColour, 1), &tokenize("really tall")));
         // Not a build: left alone.
         let mut dig = Action { schematic: Some(Schematic::default()), ..Action::new(ActionType::Dig) };
-        assert!(!repair(&mut dig, &t, 0..t.len()));
+        assert!(!repair(&mut dig, &t, 0..t.len()).0);
     }
 
     #[test]

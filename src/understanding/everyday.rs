@@ -74,35 +74,42 @@ pub fn plain_verbs(normalized: &str) -> String {
 /// The core of a normalized line with the small words around it peeled off ("ok carry on" →
 /// "carry on"); `None` when nothing was peeled or nothing would be left.
 pub fn core(normalized: &str) -> Option<String> {
+    cores(normalized).pop()
+}
+
+/// Each line left as the small words around it come off one by one, the core last: "um never
+/// mind that" → "never mind that", "that" (a known line may hide inside a longer peel).
+pub fn cores(normalized: &str) -> Vec<String> {
     let mut words: Vec<&str> = normalized.split_whitespace().collect();
-    let before = words.len();
+    let mut stages: Vec<String> = Vec::new();
     let mut closings: Vec<&Vec<String>> = lexicon().phrases(Class::Closing).iter().collect();
     closings.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let lx = lexicon();
+    let next_starts = |w: &str| [Class::CommandStart, Class::StepVerb, Class::CallVerb, Class::Opening].into_iter().any(|c| lx.is(c, w));
     loop {
         let len = words.len();
         for phrase in &closings {
             let n = phrase.len();
             if words.len() > n && words[words.len() - n..].iter().zip(phrase.iter()).all(|(w, p)| w == p) {
                 words.truncate(words.len() - n);
+                stages.push(words.join(" "));
             }
         }
-        // Small openings, fillers and the polite frame of a request ("ok", "hmm", "can you").
-        if let Some(n) = [Class::Opening, Class::Request, Class::Filler].into_iter().find_map(|c| lexicon().phrase_at(c, &words, 0))
-            && words.len() > n
-        {
+        // Small openings, fillers and the polite frame of a request ("ok", "hmm", "can you");
+        // praise before a new request ("nice!! call it casa", "awesome now build a wall"); the
+        // bot called before a command ("you come here", "you there dig a hole").
+        let opening = [Class::Opening, Class::Request, Class::Filler].into_iter().find_map(|c| lx.phrase_at(c, &words, 0)).filter(|n| words.len() > *n);
+        let praise = (words.len() > 1 && lx.is(Class::Praise, words[0]) && next_starts(words[1])).then_some(1);
+        let address = lx.phrase_at(Class::Address, &words, 0).filter(|n| words.get(*n).is_some_and(|w| next_starts(w)));
+        if let Some(n) = opening.or(praise).or(address) {
             words.drain(..n);
-        }
-        // Praise before a new request ("nice!! call it casa", "awesome now build a wall").
-        let lx = lexicon();
-        let next_starts = |w: &str| [Class::CommandStart, Class::StepVerb, Class::CallVerb, Class::Opening].into_iter().any(|c| lx.is(c, w));
-        if words.len() > 1 && lx.is(Class::Praise, words[0]) && next_starts(words[1]) {
-            words.drain(..1);
+            stages.push(words.join(" "));
         }
         if words.len() == len {
             break;
         }
     }
-    (words.len() < before && !words.is_empty()).then(|| words.join(" "))
+    stages
 }
 
 /// "awesome, that looks great", "well done buddy", "you're the best": only praise words (at
@@ -141,7 +148,7 @@ pub fn is_asked_me(normalized: &str) -> bool {
 /// "hang on stop for a sec", "woah woah hold up", "thats enough, cancel pls", "wait dont": a
 /// line made only of stop words (`[stop_words]`) and the small words around them (`[stop_tails]`,
 /// fillers, politeness, openings, closings, a "no"). "don't stop" (a negation right before another
-/// stop word) is no stop.
+/// stop word) is no stop. A comment may follow the stop ("… thats way too big", `[stop_comments]`).
 pub fn is_stop(normalized: &str) -> bool {
     let lx = lexicon();
     let words: Vec<&str> = normalized.split_whitespace().collect();
@@ -152,6 +159,10 @@ pub fn is_stop(normalized: &str) -> bool {
             stops.push((i, n));
             i += n;
             continue;
+        }
+        // "hold on a sec thats way too big": what follows a stop is the player's comment.
+        if !stops.is_empty() && lx.phrase_at(Class::StopComment, &words, i).is_some() {
+            break;
         }
         let small = [Class::StopTail, Class::Filler, Class::Politeness, Class::Opening, Class::Closing, Class::No, Class::Request];
         match small.into_iter().find_map(|c| lx.phrase_at(c, &words, i)) {

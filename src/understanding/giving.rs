@@ -200,8 +200,10 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     let mut from = start;
     while from < end {
         let next_count = |i: usize| i > from && lexicon().number(&words, i).is_some() && !is_quantity(&words[i - 1]) && words[i - 1] != "of";
-        let stop = (from..end).find(|&i| words[i] == "and" || words[i] == "," || next_count(i)).unwrap_or(end);
-        let mut name = from;
+        // "a stack and a half of sand": the count's own "and" joins no items.
+        let count = lexicon().number(&words, from).map_or(0, |(_, n)| n);
+        let stop = (from + count..end).find(|&i| words[i] == "and" || words[i] == "," || next_count(i)).unwrap_or(end);
+        let mut name = from + count;
         while name < stop && (is_quantity(&words[name]) || lexicon().phrase_at(Class::AllWords, &words, name).is_some()) {
             name += lexicon().phrase_at(Class::AllWords, &words, name).unwrap_or(1);
         }
@@ -251,6 +253,7 @@ mod tests {
         assert_eq!(lf.actions().len(), 2);
         assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[4,5]]"#), "{}", lf.to_json_value());
         assert_eq!(read("give me 2 stacks of cobblestone").expect("one item").actions().len(), 1);
+        assert_eq!(read("give me a stack and a half of sand").expect("one item, its count with an and").actions().len(), 1);
         let lf = read("give 4 cobblestone to alice").expect("to a player at the end");
         assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[4,4]]"#), "{}", lf.to_json_value());
         for line in ["give me a hug", "give me the red cube", "give", "i want to build a house", "give it 3 diamonds", "give bob a hug", "give 3 diamonds and a hug"] {

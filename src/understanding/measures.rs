@@ -101,6 +101,20 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
         if chain.len() >= 2 {
             use Predicate::{HasHeight, HasLength, HasThickness, HasWidth};
             let names = if upright { [HasLength, HasHeight, HasThickness] } else { [HasWidth, HasLength, HasHeight] };
+            // A wall of three numbers in any order ("2 by 10 by 3"): walls are long and thin, so
+            // the largest is its length and the smallest its thickness.
+            let names = match chain.as_slice() {
+                [(a, _), (b, _), (c, _)] if upright => {
+                    let mut order = [0, 1, 2];
+                    order.sort_by_key(|&k| std::cmp::Reverse([*a, *b, *c][k]));
+                    let mut by_size = names;
+                    for (rank, k) in order.into_iter().enumerate() {
+                        by_size[k] = [HasLength, HasHeight, HasThickness][rank];
+                    }
+                    by_size
+                }
+                _ => names,
+            };
             let all = i..j;
             for ((v, words), p) in chain.into_iter().zip(names) {
                 found.push(Measure { predicate: p, value: v, words, glue: all.clone() });
@@ -296,6 +310,8 @@ mod tests {
     fn measures_are_read_the_way_players_mean_them() {
         assert_eq!(said("build a brick wall 20 blocks long and 5 high here", true), [("has_length", 20), ("has_height", 5)]);
         assert_eq!(said("build a 10 by 3 wooden wall", true), [("has_length", 10), ("has_height", 3)]);
+        assert_eq!(said("build a 2 by 10 by 3 wall", true), [("has_thickness", 2), ("has_length", 10), ("has_height", 3)]);
+        assert_eq!(said("a 12 by 4 by 1 wall", true), [("has_length", 12), ("has_height", 4), ("has_thickness", 1)]);
         assert_eq!(said("a 5 by 3 platform", false), [("has_width", 5), ("has_length", 3)]);
         assert_eq!(said("a 4 x 4 x 4 gold cube at 20 5 -10", false), [("has_width", 4), ("has_length", 4), ("has_height", 4)]);
         assert_eq!(said("dig a hole over there 3 deep", false), [("has_depth", 3)]);

@@ -198,8 +198,7 @@ impl Understanding {
             return Some(self.measured(reading(text, lf.clone(), 1.0, Source::Known)).0);
         }
         if on(Rule::KnownCore)
-            && let Some(core) = everyday::core(text)
-            && let Some(lf) = self.exact.lookup(&core)
+            && let Some((core, lf)) = everyday::cores(text).into_iter().find_map(|c| self.exact.lookup(&c).map(|lf| (c, lf)))
         {
             return Some(reading(&core, lf.clone(), 1.0, Source::Known));
         }
@@ -299,7 +298,9 @@ impl Understanding {
                     _ => (words.join(" "), r.start),
                 };
                 if sequence::has_verb(words) {
-                    verb = words.first().cloned();
+                    // "could you spawn four cows and two sheep": the verb after the polite frame.
+                    let lx = crate::lexicon::lexicon();
+                    verb = words.iter().find(|w| lx.is(crate::lexicon::Class::StepVerb, w)).or(words.first()).cloned();
                 }
                 // Each step is read as a line of its own: the known lines and rules, the parser,
                 // and the repairs, with the confidence they leave.
@@ -314,12 +315,11 @@ impl Understanding {
                     continue;
                 }
                 confidence = confidence.min(r.confidence);
-                // A known core ("ok carry on" → "carry on") has spans over the core: as a step
-                // it must be the step's own words.
-                if r.text != step {
-                    break;
-                }
-                parts.push((offset, r.lf));
+                // A known core ("could you spawn four cows" → "spawn four cows") has spans over
+                // the core: they move to where the core's words stand in the step.
+                let (all, core) = (tokenize(&step), tokenize(&r.text));
+                let Some(at) = (0..=all.len().saturating_sub(core.len())).find(|&p| all[p..].starts_with(&core)) else { break };
+                parts.push((offset + at, r.lf));
             }
             if parts.len() + named == steps.len()
                 && let Some(joined) = sequence::join(text, &parts)
@@ -458,6 +458,7 @@ impl Understanding {
         let mut counted = Vec::new();
         let mut spawned = false;
         let mut block_built = false;
+        let mut detailed = Vec::new();
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             if on(Rule::SpawnRepair) {
@@ -468,7 +469,9 @@ impl Understanding {
             changed |= on(Rule::JobRepair) && jobs::repair(action, &tokens, step.clone());
             changed |= on(Rule::Paint) && paint::repair(action, &tokens, step.clone());
             if on(Rule::Details) {
-                changed |= details::repair(action, &tokens, step.clone());
+                let (wrote, words) = details::repair(action, &tokens, step.clone());
+                changed |= wrote;
+                detailed.extend(words);
                 described |= details::said_plainly(action, &tokens);
             }
             // The ranking and the name it ranks are read from the words ("the closest green
@@ -505,7 +508,7 @@ impl Understanding {
             }
         }
         let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
-        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built })
+        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built, detailed })
     }
 }
 

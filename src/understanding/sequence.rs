@@ -17,7 +17,12 @@ fn and_starts_step(tokens: &[String], i: usize) -> bool {
         return true;
     }
     let measure = |w: &str| lx.dimension(w).is_some() || lx.is(Class::By, w);
-    let counted = next(1).parse::<i64>().is_ok() && !measure(next(2)) && !(lx.unit(next(2)).is_some() && measure(next(3)));
+    // "… and two sheep": a number (in digits or words) that counts, not one that measures.
+    let number = crate::schematics::numbers::read_number(tokens, i + 1).map(|(_, n)| n);
+    let counted = number.is_some_and(|n| {
+        let after = |k: usize| tokens.get(i + n + k).map(String::as_str).unwrap_or("");
+        !measure(after(1)) && !(lx.unit(after(1)).is_some() && measure(after(2)))
+    });
     counted || lx.is(Class::Indefinite, next(1)) || next(1) == "another"
 }
 
@@ -25,8 +30,9 @@ fn and_starts_step(tokens: &[String], i: usize) -> bool {
 /// wall, then a blue tower", "go north 25 blocks then east 10")?
 pub fn has_verb(step: &[String]) -> bool {
     let lx = lexicon();
-    let borrows = |w: &str| lx.is(Class::Determiner, w) || w == "another" || w.parse::<i64>().is_ok() || lx.compass(w).is_some();
-    step.first().is_some_and(|w| lx.is(Class::StepVerb, w) || !borrows(w))
+    let borrows = |w: &str| lx.is(Class::Determiner, w) || w == "another" || lx.compass(w).is_some();
+    let number = crate::schematics::numbers::read_number(step, 0).is_some();
+    step.first().is_some_and(|w| lx.is(Class::StepVerb, w) || !(borrows(w) || number))
 }
 
 /// The word ranges of the steps in `tokens`: one range for a line with no connector.
@@ -39,6 +45,11 @@ pub fn steps(tokens: &[String]) -> Vec<Range<usize>> {
         // end, belongs to that step.
         if lexicon().phrase_at(Class::Delivery, tokens, i).is_some_and(|n| i + n == tokens.len() && i > start) {
             break;
+        }
+        // A number is one ("a hundred and five", "a stack and a half"): no step ends inside it.
+        if let Some((_, n)) = crate::schematics::numbers::read_number(tokens, i).filter(|(_, n)| *n > 2) {
+            i += n;
+            continue;
         }
         // The longest connector at `i` ("and then" over "then"), or an "and" before a new step.
         let len = lexicon().phrase_at(Class::Connector, tokens, i).or_else(|| (tokens[i] == "and" && and_starts_step(tokens, i)).then_some(1));
@@ -138,9 +149,12 @@ mod tests {
         assert_eq!(cut("build a tower then"), ["build a tower then"]);
         assert_eq!(cut("come here, then dance, and then go to 1 2 3"), ["come here", "dance", "go to 1 2 3"]);
         assert_eq!(cut("spawn 2 pigs and 2 cows"), ["spawn 2 pigs", "2 cows"]);
+        assert_eq!(cut("spawn four cows and two sheep"), ["spawn four cows", "two sheep"]);
+        assert_eq!(cut("build a wall five long and three high"), ["build a wall five long and three high"]);
         assert_eq!(cut("make a yellow cube and a purple cube"), ["make a yellow cube", "a purple cube"]);
         assert_eq!(cut("build a wall 5 long and 3 high"), ["build a wall 5 long and 3 high"]);
         assert_eq!(cut("build a wall 5 blocks long and 3 blocks high"), ["build a wall 5 blocks long and 3 blocks high"]);
+        assert_eq!(cut("give me a stack and a half of sand and come here"), ["give me a stack and a half of sand", "come here"]);
     }
 
     #[test]

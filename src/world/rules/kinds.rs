@@ -79,7 +79,18 @@ pub fn item_id<S: AsRef<str>>(words: &[S]) -> Option<String> {
             || lx.value(Values::Quantity, w).is_some()
             || lx.number(&[w], 0).is_some()
     };
-    let kept: Vec<&str> = words.iter().map(AsRef::as_ref).filter(|w| !small(w)).collect();
+    // A count is skipped whole, its own "and" with it ("a stack and a half of sand").
+    let mut kept: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match lx.number(words, i) {
+            Some((_, n)) => i += n,
+            None => {
+                kept.extend(Some(words[i].as_ref()).filter(|w| !small(w)));
+                i += 1;
+            }
+        }
+    }
     // "a block of gold", "gold block": the block of that material.
     // lexicon: "block" is how Minecraft names these blocks (gold_block), not a chat word.
     let of_block = words.iter().any(|w| matches!(w.as_ref(), "block" | "blocks"));

@@ -363,6 +363,10 @@ pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &sche
             },
         };
         let sch = schematics::generate(&req, limits).map_err(|e| Problem::say(e.to_string()))?;
+        // A house or hut is as high as it was told to its eaves; the roof goes on top.
+        if let Some(said) = req.height.filter(|&h| sch.size()[1] > h) {
+            turn.notes.push(format!("(Its walls are {said} high; with the roof on top it is {}.)", sch.size()[1]));
+        }
         let copies = copies_asked(turn, s, &req, &mut times)?;
         (sch, (label_of(&req), made_of(&req)), copies)
     } else if a.reference_object.is_some() {
