@@ -42,7 +42,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> boo
     }
     let Some(loc) = action.location_mut() else { return false };
     if dir == RelativeDirection::Between
-        && let Some((a, b)) = two_people(tokens, words.end)
+        && let Some((a, b)) = two_people(tokens, words.end).or_else(|| person_and_thing(loc, tokens, words.end))
     {
         loc.reference_object = None;
         (loc.reference_object_1, loc.reference_object_2) = (Some(Box::new(a)), Some(Box::new(b)));
@@ -80,29 +80,48 @@ fn right_before_the_thing(action: &Action, tokens: &[String]) -> Option<(Range<u
     (n == 1 && loc.relative_direction.is_none_or(|d| d == dir)).then_some((k - 1..k, dir))
 }
 
+/// The speaker ("me") or the bot ("you") a word names.
+fn person(w: Option<&String>) -> Option<FixedReference> {
+    let (lx, w) = (lexicon(), w?);
+    if lx.is(Class::Me, w) {
+        Some(FixedReference::Speaker)
+    } else if lx.is(Class::You, w) {
+        Some(FixedReference::Agent)
+    } else {
+        None
+    }
+}
+
+fn special(f: FixedReference) -> ReferenceObject {
+    ReferenceObject {
+        special_reference: Some(SpecialReference::Object(SpecialReferenceObject { fixed_value: Some(f), coordinates_span: None })),
+        ..ReferenceObject::default()
+    }
+}
+
 /// "between me and you", "between you and me": the speaker and the bot, which the parser
 /// rarely writes as the two ends (it saw such lines seldom).
 fn two_people(tokens: &[String], k: usize) -> Option<(ReferenceObject, ReferenceObject)> {
-    let lx = lexicon();
-    let person = |w: Option<&String>| {
-        let w = w?;
-        if lx.is(Class::Me, w) {
-            Some(FixedReference::Speaker)
-        } else if lx.is(Class::You, w) {
-            Some(FixedReference::Agent)
-        } else {
-            None
-        }
-    };
     let (a, b) = (person(tokens.get(k))?, person(tokens.get(k + 2))?);
     if a == b || tokens.get(k + 1).map(String::as_str) != Some("and") {
         return None;
     }
-    let special = |f| ReferenceObject {
-        special_reference: Some(SpecialReference::Object(SpecialReferenceObject { fixed_value: Some(f), coordinates_span: None })),
-        ..ReferenceObject::default()
-    };
     Some((special(a), special(b)))
+}
+
+/// "between me and the tower", "between the tower and you": one end a person, the other the
+/// thing the parser found on the other side of the "and" (it often writes that thing as both
+/// ends).
+fn person_and_thing(loc: &crate::logical_form::Location, tokens: &[String], k: usize) -> Option<(ReferenceObject, ReferenceObject)> {
+    let and = (k..tokens.len()).find(|&j| tokens[j] == "and")?;
+    let start = |r: &ReferenceObject| r.text_span.map(|s| s.start).or_else(|| r.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).map(|s| s.start).min());
+    let found = [&loc.reference_object_1, &loc.reference_object_2, &loc.reference_object];
+    let thing = |inside: Range<usize>| found.iter().filter_map(|r| r.as_deref()).find(|r| start(r).is_some_and(|s| inside.contains(&s))).cloned();
+    match (person(tokens.get(k)), person(tokens.get(and + 1))) {
+        (Some(p), None) if and == k + 1 => Some((special(p), thing(and + 1..tokens.len())?)),
+        (None, Some(p)) if and + 2 == tokens.len() => Some((thing(k..and)?, special(p))),
+        _ => None,
+    }
 }
 
 /// The relation's words are never part of the thing's name: "on top of the red tower" read as
@@ -156,6 +175,16 @@ mod tests {
         assert_eq!(loc["reference_object_1"]["special_reference"]["fixed_value"], json!("SPEAKER"));
         assert_eq!(loc["reference_object_2"]["special_reference"]["fixed_value"], json!("AGENT"));
         assert!(two_people(&tokenize("between me and me"), 1).is_none());
+        // One end a person, the other the thing the parser wrote (here as both ends).
+        let t = tokenize("build a wall between me and the tower");
+        let mut a = act(json!({"action_type": "BUILD", "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}},
+            "location": {"relative_direction": "BETWEEN", "text_span": [0, [3, 7]],
+            "reference_object_1": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [7, 7]]}]}}},
+            "reference_object_2": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [7, 7]]}]}}}}}));
+        assert!(repair(&mut a, &t, 0..t.len()));
+        let loc = serde_json::to_value(&a).unwrap()["location"].clone();
+        assert_eq!(loc["reference_object_1"]["special_reference"]["fixed_value"], json!("SPEAKER"), "{loc}");
+        assert_eq!(loc["reference_object_2"]["filters"]["where_clause"]["AND"][0]["obj_text"], json!([0, [7, 7]]), "{loc}");
     }
 
     #[test]

@@ -137,8 +137,9 @@ fn placed_along(turn: &Turn, sch: &Schematic, t: &Target, away: Pos) -> (Vec<(Po
     // Inside a thing or above/below it: the height is the target's, not the ground's.
     let vertical = t.step.is_some_and(|s| s.y != 0) || t.inside;
     // The bot steps out of the way of its own build: it keeps clear of where it stands only when
-    // the place was not named ("in its place", "on top of it" are that place).
-    let named = vertical || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
+    // the place was not named ("in its place", "on top of it", "between me and the tower" are
+    // that place).
+    let named = vertical || t.across.is_some() || turn.antecedent.as_ref().and_then(|a| a.spot()) == Some(t.pos);
     let bodies = if named { vec![turn.speaker_block()] } else { vec![turn.speaker_block(), turn.agent_pos()] };
     // The boxes of the things that stand around: a hollow tower's inside is free of blocks, yet
     // no place for another build.
