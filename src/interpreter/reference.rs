@@ -97,17 +97,17 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
             _ => true,
         }
     }
-    // "the red one", "that blue thing": a colour before a generic noun, read as one name, is the
-    // thing's colour.
+    // "the red one", "that big blue thing": colours and sizes before a generic noun, read as
+    // one name, are the thing's colour and size.
     let coloured = |item: &WhereItem| -> Option<Vec<WhereItem>> {
         let WhereItem::Triple(t) = item else { return None };
         let span = t.obj_span().filter(|_| t.pred_text == Predicate::HasName)?;
         let words = turn.words(span);
-        let (last, colours) = words.split_last()?;
+        let (last, described) = words.split_last()?;
         let lx = crate::lexicon::lexicon();
-        let all_colours = !colours.is_empty() && colours.iter().all(|w| lx.colour(w).is_some());
-        (all_colours && is_generic(std::slice::from_ref(last)))
-            .then(|| (span.start..span.end).map(|k| WhereItem::Triple(Triple::new(Predicate::HasColour, Span::word(k)))).collect())
+        let all_described = !described.is_empty() && described.iter().all(|w| lx.colour(w).is_some() || lx.size(w).is_some());
+        let triple = |k: usize| Triple::new(if lx.colour(&turn.words(Span::word(k))[0]).is_some() { Predicate::HasColour } else { Predicate::HasSize }, Span::word(k));
+        (all_described && is_generic(std::slice::from_ref(last))).then(|| (span.start..span.end).map(|k| WhereItem::Triple(triple(k))).collect())
     };
     let mut f = filters.clone();
     if let Some(WhereClause::And(items)) = &mut f.where_clause {
@@ -119,6 +119,13 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
     }
     let constrained = f.where_clause.is_some() || f.selector.is_some() || f.location.is_some() || f.memory_type.is_some();
     (f, constrained)
+}
+
+/// The filters without their size triples, when they have some and something else is left.
+fn without_sizes(filters: &Filters) -> Option<Filters> {
+    let Some(WhereClause::And(items)) = &filters.where_clause else { return None };
+    let kept: Vec<WhereItem> = items.iter().filter(|i| !matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasSize)).cloned().collect();
+    (kept.len() < items.len() && !kept.is_empty()).then(|| Filters { where_clause: Some(WhereClause::And(kept)), ..filters.clone() })
 }
 
 /// A name of several words read as separate words ("the pumpkin box" as a block type and a
@@ -358,6 +365,13 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
         && let Some(named) = as_one_name(&filters)
     {
         result = turn.memory.query(&named, &turn.query_ctx())?;
+    }
+    // "the big blue one": a size is how the player sees the thing, and the size class memory
+    // perceived may differ; with nothing of that size, the rest of the description decides.
+    if !result.hits.iter().any(|h| want.accepts(h.kind))
+        && let Some(any_size) = without_sizes(&filters)
+    {
+        result = turn.memory.query(&any_size, &turn.query_ctx())?;
     }
     let hits: Vec<&Hit> = result.hits.iter().filter(|h| want.accepts(h.kind)).collect();
     if hits.is_empty() {
