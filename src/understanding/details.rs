@@ -60,6 +60,25 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> (bo
     (true, words)
 }
 
+/// "put a pyramid *down*", "set the chest down here": the "down" of putting a thing down is no
+/// place below anything. A build whose place is that one word, right after what is built, is
+/// built where a build goes by default. Returns whether the place went.
+pub fn put_down(action: &mut Action, tokens: &[String]) -> bool {
+    let name = |i: &WhereItem| match i {
+        WhereItem::Triple(t) if t.pred_text == Predicate::HasName => t.obj_span(),
+        _ => None,
+    };
+    let built_end = action.schematic.as_ref().and_then(|s| s.and_items().iter().find_map(name)).map(|s| s.end);
+    let Some(LocationArg::Location(l)) = action.location.as_ref() else { return false };
+    let down = l.relative_direction == Some(crate::logical_form::RelativeDirection::Down)
+        && l.text_span.is_some_and(|s| s.start == s.end && built_end == Some(s.start - 1).filter(|_| s.start > 0))
+        && l.text_span.is_some_and(|s| crate::lexicon::lexicon().relative(&tokens[s.start]) == Some(crate::logical_form::RelativeDirection::Down));
+    if action.action_type == ActionType::Build && down {
+        action.location = None;
+    }
+    action.location.is_none() && down
+}
+
 /// "build a tower 10 blocks north of *the green cube*": a colour or material the parser gave the
 /// thing built from the words of its place describes the thing it is placed by, never the new
 /// one: it moves to that thing. Returns whether one moved.
@@ -242,6 +261,22 @@ mod tests {
         items.push(WhereItem::Triple(Triple::new(said, Span::word(0))));
         schematic.set_and_items(items);
         action
+    }
+
+    #[test]
+    fn the_down_of_putting_a_thing_down_is_no_place() {
+        let form = |text: &str, lf: &str| crate::logical_form::validate_json(text, lf).expect("valid").actions()[0].clone();
+        let text = "put a pyramid down thats 9 wide";
+        let mut put = form(text, r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+            "location": {"reference_object": {"special_reference": {"coordinates_span": [0, [3, 3]]}}, "relative_direction": "DOWN", "text_span": [0, [3, 3]]},
+            "schematic": {"text_span": [0, [2, 6]], "filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}}}]}"#);
+        assert!(put_down(&mut put, &tokenize(text)) && put.location.is_none());
+        // "build a tower down there": the place is more than the "down".
+        let text = "build a tower down there";
+        let mut there = form(text, r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+            "location": {"contains_coreference": "yes", "relative_direction": "DOWN", "text_span": [0, [3, 4]]},
+            "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [2, 2]]}]}}}}]}"#);
+        assert!(!put_down(&mut there, &tokenize(text)) && there.location.is_some());
     }
 
     #[test]

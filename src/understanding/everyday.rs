@@ -34,7 +34,9 @@ pub fn plain_verbs(normalized: &str) -> String {
     let mut i = 0;
     while i < words.len() {
         // A step starts the line, or follows a joining word or a small opening ("yo slap down …").
-        let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]) || lexicon().is(Class::Opening, words[i - 1]);
+        // A connector of several words ("after that") ends right before it too.
+        let after_connector = || (2..=4).any(|n| i >= n && lexicon().phrase_at(Class::Connector, &words, i - n) == Some(n));
+        let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]) || lexicon().is(Class::Opening, words[i - 1]) || after_connector();
         // A rewrite that drops words ("wait no" → "") never drops the whole rest of a line.
         let rewrite = starts_step
             .then(|| lexicon().text_at(Texts::Rewrite, &words, i))
@@ -418,6 +420,7 @@ mod tests {
     fn unusual_verbs_become_ones_the_parser_knows() {
         assert_eq!(plain_verbs("lay down a 20 by 20 floor of stone"), "build a 20 by 20 floor of stone");
         assert_eq!(plain_verbs("get rid of the blue cube"), "destroy the blue cube");
+        assert_eq!(plain_verbs("build a wall after that knock it down"), "build a wall after that destroy it");
         assert_eq!(plain_verbs("dig a hole then cover up the hole"), "dig a hole then fill the hole");
         assert_eq!(plain_verbs("i will remove nothing"), "i will remove nothing");
         assert_eq!(plain_verbs("head southwest about 10 blocks"), "go southwest 10 blocks");

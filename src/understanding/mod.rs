@@ -472,6 +472,9 @@ impl Understanding {
                 let (wrote, words) = details::repair(action, &tokens, step.clone());
                 changed |= wrote;
                 detailed.extend(words);
+                let down = details::put_down(action, &tokens);
+                changed |= down;
+                located |= down;
                 described |= details::said_plainly(action, &tokens);
             }
             // The ranking and the name it ranks are read from the words ("the closest green
