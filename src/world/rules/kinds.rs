@@ -59,12 +59,15 @@ pub fn is_mob(kind: &str) -> bool {
 /// A mob id from words: "pigs" → pig, "a horse" → horse, "cows" → cow, "a snow golem" →
 /// snow_golem (the longest run of words at the end that names one).
 pub fn mob_kind<S: AsRef<str>>(words: &[S]) -> Option<String> {
+    use crate::lexicon::{Group, lexicon};
+    let lx = lexicon();
     let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
     (0..words.len()).find_map(|from| {
         let joined = words[from..].join("_");
-        let singular = [joined.trim_end_matches('s').to_string(), joined.trim_end_matches("es").to_string()];
-        let candidates = std::iter::once(joined.clone()).chain(singular);
-        candidates.into_iter().find(|c| MOB_KINDS.contains(&c.as_str()))
+        // "wolves" → wolf; "piggy" → pig (the lexicon's words for the same thing).
+        let single = lx.lemma(&joined);
+        let same = lx.meaning(Group::NameKey, &single).map(str::to_string);
+        [joined, single].into_iter().chain(same).find(|c| MOB_KINDS.contains(&c.as_str()))
     })
 }
 
@@ -165,5 +168,7 @@ mod tests {
         assert_eq!(mob_kind(&["3", "slimes"]).as_deref(), Some("slime"));
         assert_eq!(mob_kind(&["a", "snow", "golem"]).as_deref(), Some("snow_golem"));
         assert_eq!(mob_kind(&["a", "tower"]), None);
+        assert_eq!(mob_kind(&["two", "wolves"]).as_deref(), Some("wolf"));
+        assert_eq!(mob_kind(&["a", "piggy"]).as_deref(), Some("pig"));
     }
 }
