@@ -51,8 +51,13 @@ pub fn plain_verbs(normalized: &str) -> String {
             && words.get(i + 1).is_some_and(|w| number(w))
             && (i == 0 || !lexicon().is(Class::QuestionOpening, words[i - 1]))
             && !wants();
+        // "go south for 20 blocks": the "for" of a walk's length, after its direction.
+        let lx = lexicon();
+        let direction = |w: &str| lx.compass(w).is_some() || lx.relative(w).is_some();
+        let next_number = || words.get(i + 1).is_some_and(|w| number(w) || lx.is(Class::Approximately, w));
+        let lasting = words[i] == "for" && i > 0 && direction(words[i - 1]) && next_number();
         match rewrite {
-            _ if rough => i += 1,
+            _ if rough || lasting => i += 1,
             Some((to, n)) => {
                 out.extend(to.split(' ').filter(|w| !w.is_empty()));
                 i += n;
@@ -421,6 +426,8 @@ mod tests {
         assert_eq!(plain_verbs("lay down a 20 by 20 floor of stone"), "build a 20 by 20 floor of stone");
         assert_eq!(plain_verbs("get rid of the blue cube"), "destroy the blue cube");
         assert_eq!(plain_verbs("build a wall after that knock it down"), "build a wall after that destroy it");
+        assert_eq!(plain_verbs("go south for 20 blocks"), "go south 20 blocks");
+        assert_eq!(plain_verbs("go south for me"), "go south for me");
         assert_eq!(plain_verbs("dig a hole then cover up the hole"), "dig a hole then fill the hole");
         assert_eq!(plain_verbs("i will remove nothing"), "i will remove nothing");
         assert_eq!(plain_verbs("head southwest about 10 blocks"), "go southwest 10 blocks");

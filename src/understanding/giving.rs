@@ -38,7 +38,9 @@ fn request_end(words: &[String], start: usize) -> usize {
         let reason = lexicon().is(Class::Reason, w) || (w == "i" && matches!(next, Some("'m" | "am")));
         // "… that you mined", "… if needed": words after the items that change nothing.
         let tail = i > start && lexicon().phrase_at(Class::JobTail, words, i).is_some();
-        let here = tail || lexicon().is(Class::RequestEnd, w) || (w == "in" && next == Some("front")) || (lexicon().is(Class::PlaceStart, w) && i > start);
+        // "… no rush", "… for my build": a closing that ends the line.
+        let closing = i > start && lexicon().phrase_at(Class::Closing, words, i).is_some_and(|n| i + n == words.len());
+        let here = tail || closing || lexicon().is(Class::RequestEnd, w) || (w == "in" && next == Some("front")) || (lexicon().is(Class::PlaceStart, w) && i > start);
         if reason || here {
             end = i;
             break;
@@ -199,6 +201,10 @@ pub fn read(text: &str) -> Option<LogicalForm> {
     let mut gets = Vec::new();
     let mut from = start;
     while from < end {
+        // "… and also 5 glass blocks": a filler after the "and" is no part of the item.
+        while from < end && lexicon().is(Class::Filler, &words[from]) {
+            from += 1;
+        }
         let next_count = |i: usize| i > from && lexicon().number(&words, i).is_some() && !is_quantity(&words[i - 1]) && words[i - 1] != "of";
         // "a stack and a half of sand": the count's own "and" joins no items.
         let count = lexicon().number(&words, from).map_or(0, |(_, n)| n);
@@ -254,6 +260,7 @@ mod tests {
         assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[4,5]]"#), "{}", lf.to_json_value());
         assert_eq!(read("give me 2 stacks of cobblestone").expect("one item").actions().len(), 1);
         assert_eq!(read("give me a stack and a half of sand").expect("one item, its count with an and").actions().len(), 1);
+        assert_eq!(read("i need 2 stacks of sand and also 5 glass blocks for my build").expect("two items, a closing after them").actions().len(), 2);
         let lf = read("give 4 cobblestone to alice").expect("to a player at the end");
         assert!(lf.to_json_value().to_string().contains(r#""text_span":[0,[4,4]]"#), "{}", lf.to_json_value());
         for line in ["give me a hug", "give me the red cube", "give", "i want to build a house", "give it 3 diamonds", "give bob a hug", "give 3 diamonds and a hug"] {

@@ -109,6 +109,15 @@ pub(super) fn dig(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     };
     // The hole's top layer is the ground surface at that spot.
     let top = Pos::new(at.x, location::ground(turn.world, at.x, at.z, at.y) - 1, at.z);
+    let mut size = size;
+    // "a really deep hole" where bedrock is near: as deep as the world goes, and said so. A
+    // depth told in blocks ("10 deep") is the player's to change: it is refused with the reason.
+    let triples = a.schematic.as_ref().and_then(|s| s.filters.as_ref()).map(|f| f.triples()).unwrap_or_default();
+    let told = triples.iter().any(|t| matches!(t.pred_text, Predicate::HasDepth | Predicate::HasHeight) && t.obj_span().is_some_and(|sp| number(&turn.words(sp)).is_some()));
+    if let Some(floor) = (1..size.depth).filter(|_| !told).find(|&d| crate::world::rules::unbreakable(turn.world.block_at(top - Pos::new(0, d, 0)))) {
+        turn.notes.push(format!("(It is {floor} deep: below that is bedrock, which nothing breaks.)"));
+        size.depth = floor;
+    }
     let label = format!("a {}×{}×{} hole", size.width, size.length, size.depth);
     Ok(push(Dig { top, size }, times, label))
 }
