@@ -217,6 +217,30 @@ fn points_back(turn: &Turn, r: &ReferenceObject) -> bool {
     words.iter().any(|w| lx.is(Class::PointingBack, w)) && !words.iter().any(|w| lx.is(Class::Pointing, w) && !lx.is(Class::PointingBack, w))
 }
 
+/// "them", "those": everything made or talked about together with `found` ("build 2 gold
+/// cubes and then knock them both down"); "it" is `found` alone. Each is attended.
+fn together(turn: &mut Turn, r: &ReferenceObject, found: Referent) -> Result<Vec<Referent>> {
+    let all = match &found {
+        Referent::Memory { id, .. } if points_at_several(turn, r) => {
+            let ids = turn.memory.attended_with(*id)?;
+            ids.into_iter().map(|id| memory_referent(turn, id)).collect::<Result<Vec<_>>>()?.into_iter().flatten().collect()
+        }
+        _ => vec![found],
+    };
+    all.iter().for_each(|x| attend(turn, x));
+    Ok(all)
+}
+
+/// Does the reference point at several things ("them", "those") rather than name them?
+pub(crate) fn points_at_several(turn: &Turn, r: &ReferenceObject) -> bool {
+    use crate::lexicon::{Class, lexicon};
+    let words = match r.text_span {
+        Some(span) => turn.words(span),
+        None => turn.form_words().to_vec(),
+    };
+    words.iter().any(|w| lexicon().is(Class::PointingPlural, w))
+}
+
 /// What was last talked about (or made), if it is wanted; only if it was within `within` ticks
 /// when that is given.
 fn last_talked_about(turn: &Turn, want: Want, within: Option<u64>) -> Result<Option<Referent>> {
@@ -336,8 +360,7 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
         // "that", "it", "this thing": what an earlier step of the line made or acted on, then the
         // look, then what we last talked about.
         if let Some(found) = earlier_step(turn, want)? {
-            attend(turn, &found);
-            return Ok(vec![found]);
+            return together(turn, r, found);
         }
         // "it" is what we talked about a moment ago, wherever the speaker looks now; "that" is
         // what they look at.
@@ -350,8 +373,7 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
             },
         };
         if let Some(found) = found {
-            attend(turn, &found);
-            return Ok(vec![found]);
+            return together(turn, r, found);
         }
         return Err(Problem::say(if coref {
             "I'm not sure what you mean by that. Look at it and tell me again?"

@@ -144,6 +144,7 @@ sections! {
         /// Small words around a stop word ("for a sec").
         StopTail = "stop_tails",
         StopComment = "stop_comments",
+        PointingPlural = "pointing_plural",
         Address = "address",
         /// Words between a thing and the name given to it ("the red cube's name is fred").
         NameIs = "name_is",

@@ -260,6 +260,17 @@ impl Memory {
         Ok(None)
     }
 
+    /// The memories of `id`'s kind attended at the same tick as it, `id` among them: things made
+    /// or talked about together ("build 2 cubes", then "destroy them").
+    pub fn attended_with(&self, id: MemoryId) -> Result<Vec<MemoryId>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT m.id FROM memories m JOIN memories o ON o.id = ?1
+             WHERE m.attended_tick = o.attended_tick AND m.kind = o.kind ORDER BY m.id",
+        )?;
+        let ids = stmt.query_map([id], |row| row.get(0))?.collect::<std::result::Result<Vec<MemoryId>, _>>()?;
+        Ok(if ids.is_empty() { vec![id] } else { ids })
+    }
+
     /// Kind and times of a memory, if it exists.
     pub fn info(&self, id: MemoryId) -> Result<Option<MemoryInfo>> {
         let row = self

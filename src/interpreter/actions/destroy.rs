@@ -61,7 +61,10 @@ pub(super) fn destroy(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan>
     }
     let label = if names.len() == 1 { names[0].clone() } else { format!("{} things", names.len()) };
     let plan = push(Destroy { positions: positions.clone(), label: label.clone(), objects }, times, format!("destroying {label}"));
-    if found.len() > 1 || positions.len() > CONFIRM_BLOCKS {
+    // Several things found by their description are checked with the player; "them", the things
+    // just made or talked about together, were meant.
+    let several = found.len() > 1 && !reference::points_at_several(turn, r);
+    if several || positions.len() > CONFIRM_BLOCKS {
         let what = if found.len() > 1 { format!("{} things ({} blocks)", found.len(), positions.len()) } else { format!("{label} ({} blocks)", positions.len()) };
         return Ok(Plan::Confirm { question: format!("That would destroy {what}. Are you sure? (yes/no)"), plans: vec![plan] });
     }

@@ -16,12 +16,11 @@ use super::{Plan, push};
 use crate::interpreter::context::Turn;
 use crate::interpreter::problem::{Problem, Result};
 
-/// Lay these blocks over the thing `object`.
+/// Lay these blocks over each thing: `(object, its new blocks)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Paint {
-    pub blocks: Vec<(Pos, Block)>,
+    pub parts: Vec<(MemoryId, Vec<(Pos, Block)>)>,
     pub label: String,
-    pub object: MemoryId,
 }
 
 impl Recipe for Paint {
@@ -29,14 +28,15 @@ impl Recipe for Paint {
         TaskKind::Build
     }
     fn task(&self, limits: &Limits, _: u32) -> std::result::Result<Box<dyn Task>, TaskError> {
-        Ok(Box::new(BuildTask::new(self.blocks.clone(), self.label.clone(), limits)?.said_as("painting")))
+        let blocks = self.parts.iter().flat_map(|(_, b)| b.iter().copied()).collect();
+        Ok(Box::new(BuildTask::new(blocks, self.label.clone(), limits)?.said_as("painting")))
     }
     fn doing(&self, label: &str, _: &str) -> String {
         format!("painting {label}")
     }
     /// The thing's plan becomes its new look: what memory holds it to be while it changes.
     fn makes(&self, _: &str) -> Vec<Making> {
-        vec![Making::Existing(self.object, self.blocks.clone())]
+        self.parts.iter().map(|(id, blocks)| Making::Existing(*id, blocks.clone())).collect()
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -45,27 +45,26 @@ impl Recipe for Paint {
 
 pub(super) fn paint(turn: &mut Turn, a: &Action) -> Result<Plan> {
     let r = a.reference_object.as_ref().and_then(|r| r.as_object()).ok_or_else(|| Problem::say("What should I paint?"))?;
-    let found = reference::resolve_one(turn, r, Want::Blocks)?;
-    let id = found.id().ok_or_else(|| Problem::say("I can only paint things that were built, not the ground itself."))?;
-    let Some(obj) = turn.memory.block_object(id)? else { return Err(Problem::say("There is nothing there for me to paint.")) };
+    // "paint them blue": everything made or talked about together; else the one thing meant.
+    let found = if reference::points_at_several(turn, r) { reference::resolve(turn, r, Want::Blocks)? } else { vec![reference::resolve_one(turn, r, Want::Blocks)?] };
     let (colour, material) = look(turn, a);
     let new = chosen_block(colour.as_deref(), material.as_deref())
         .map_err(|e| Problem::say(e.to_string()))?
         .ok_or_else(|| Problem::say("What colour should I paint it?"))?;
-    let before = describe::the(turn.memory, id);
-    // A house keeps its roof, floor and windows, as "build a red house" would.
-    let kept = kept_parts(turn, id);
-    let changed = |keep: &[Block]| -> Vec<(Pos, Block)> {
-        obj.blocks
-            .iter()
-            .filter(|(_, b)| !keep.contains(b))
-            .map(|(p, b)| (*p, repainted(*b, new, colour.is_some() && material.is_none())))
-            .filter(|(p, b)| turn.world.block_at(*p) != *b)
-            .collect()
-    };
-    let blocks = Some(changed(&kept)).filter(|b| !b.is_empty()).unwrap_or_else(|| changed(&[]));
     let said = [colour.as_deref(), material.as_deref()].into_iter().flatten().collect::<Vec<_>>().join(" ");
-    if blocks.is_empty() {
+    let mut parts = Vec::new();
+    let mut already = None;
+    for f in &found {
+        let id = f.id().ok_or_else(|| Problem::say("I can only paint things that were built, not the ground itself."))?;
+        let blocks = repainted_blocks(turn, id, new, colour.is_some() && material.is_none())?;
+        if blocks.is_empty() {
+            already.get_or_insert(id);
+        } else {
+            parts.push((id, blocks));
+        }
+    }
+    if let (true, Some(id)) = (parts.is_empty(), already) {
+        let before = describe::the(turn.memory, id);
         let mut it = before.chars();
         let the = it.next().map(|c| c.to_uppercase().chain(it).collect::<String>()).unwrap_or_default();
         // "stone" is built as stone bricks: say so, so the player can name another block.
@@ -75,11 +74,32 @@ pub(super) fn paint(turn: &mut Turn, a: &Action) -> Result<Plan> {
         }
         return Err(Problem::say(format!("{the} is {said} already.")));
     }
-    turn.allowed(blocks.iter().map(|(_, b)| b.name()))?;
+    turn.allowed(parts.iter().flat_map(|(_, b)| b.iter().map(|(_, b)| b.name())))?;
+    let before = match parts.as_slice() {
+        [(id, _)] => describe::the(turn.memory, *id),
+        _ => format!("the {} things", parts.len()),
+    };
     // What the player says it is now is what it is called by ("the red tower").
-    forget_told_look(turn, id);
+    parts.iter().for_each(|(id, _)| forget_told_look(turn, *id));
     let label = format!("{before} {said}");
-    Ok(push(Paint { blocks, label: label.clone(), object: id }, Times::Count(1), label))
+    Ok(push(Paint { parts, label: label.clone() }, Times::Count(1), label))
+}
+
+/// The blocks that give `id` its new look `new` (a dyed block keeps its kind when only a colour
+/// was said), less those already so; a house keeps its roof, floor and windows, as "build a red
+/// house" would.
+fn repainted_blocks(turn: &Turn, id: MemoryId, new: Block, dyed: bool) -> Result<Vec<(Pos, Block)>> {
+    let Some(obj) = turn.memory.block_object(id)? else { return Err(Problem::say("There is nothing there for me to paint.")) };
+    let kept = kept_parts(turn, id);
+    let changed = |keep: &[Block]| -> Vec<(Pos, Block)> {
+        obj.blocks
+            .iter()
+            .filter(|(_, b)| !keep.contains(b))
+            .map(|(p, b)| (*p, repainted(*b, new, dyed)))
+            .filter(|(p, b)| turn.world.block_at(*p) != *b)
+            .collect()
+    };
+    Ok(Some(changed(&kept)).filter(|b| !b.is_empty()).unwrap_or_else(|| changed(&[])))
 }
 
 /// The blocks of `id`'s shape that its colour does not change (a house's roof, floor and
