@@ -36,7 +36,7 @@ pub fn plain_verbs(normalized: &str) -> String {
         // A step starts the line, or follows a joining word or a small opening ("yo slap down …").
         // A connector of several words ("after that") ends right before it too.
         let after_connector = || (2..=4).any(|n| i >= n && lexicon().phrase_at(Class::Connector, &words, i - n) == Some(n));
-        let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]) || lexicon().is(Class::Opening, words[i - 1]) || after_connector();
+        let starts_step = i == 0 || lexicon().is(Class::RewriteAfter, words[i - 1]) || lexicon().is(Class::Opening, words[i - 1]) || lexicon().is(Class::Filler, words[i - 1]) || after_connector();
         // A rewrite that drops words ("wait no" → "") never drops the whole rest of a line.
         let rewrite = starts_step
             .then(|| lexicon().text_at(Texts::Rewrite, &words, i))
