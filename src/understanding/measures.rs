@@ -221,7 +221,8 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
 /// A spawn's count is only read ([`mobs_counted`]).
 pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> (bool, Vec<usize>) {
     if action.action_type == crate::logical_form::ActionType::Spawn {
-        return (false, mobs_counted(action, tokens));
+        let said = mobs_counted(action, tokens);
+        return (false, if said.is_empty() { one_mob(action, tokens) } else { said });
     }
     let Some(schematic) = action.schematic.as_mut() else { return (false, Vec::new()) };
     let end = step.end.min(tokens.len());
@@ -283,6 +284,18 @@ fn mobs_counted(action: &Action, tokens: &[String]) -> Vec<usize> {
         Some(crate::logical_form::Ordinal::Span(s)) if s.fits(tokens.len()) && read_number(&tokens[..=s.end], s.start).is_some_and(|(_, n)| s.start + n == s.end + 1) => {
             (s.start..=s.end).collect()
         }
+        _ => Vec::new(),
+    }
+}
+
+/// "spawn one sheep": a count of one said right before the mob, where the parser wrote no count
+/// (one is what a spawn makes anyway): its doubt how to write it is settled by the words.
+fn one_mob(action: &Action, tokens: &[String]) -> Vec<usize> {
+    let Some(crate::logical_form::ReferenceObjectArg::Object(mob)) = action.reference_object.as_ref() else { return Vec::new() };
+    let counted = mob.filters.as_ref().and_then(|f| f.selector.as_ref()).is_some();
+    let start = mob.filters.iter().flat_map(|f| f.triples()).filter(|t| t.pred_text == Predicate::HasName).filter_map(|t| t.obj_span()).map(|s| s.start).min();
+    match start.and_then(|k| k.checked_sub(1)) {
+        Some(k) if !counted && read_number(tokens, k).is_some_and(|(v, n)| v == 1 && n == 1) => vec![k],
         _ => Vec::new(),
     }
 }
