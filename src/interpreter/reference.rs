@@ -121,6 +121,20 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
     (f, constrained)
 }
 
+/// What memory holds that fits the filters: as they are, else with a name of several words read
+/// as one ([`as_one_name`]), else without the sizes ("the big blue one": a size is how the player
+/// sees the thing, and the size class memory perceived may differ).
+fn search(turn: &Turn, filters: &Filters, want: Want) -> Result<crate::memory::QueryResult> {
+    let mut result = turn.memory.query(filters, &turn.query_ctx())?;
+    for other in [as_one_name(filters), without_sizes(filters)].into_iter().flatten() {
+        if result.hits.iter().any(|h| want.accepts(h.kind)) {
+            break;
+        }
+        result = turn.memory.query(&other, &turn.query_ctx())?;
+    }
+    Ok(result)
+}
+
 /// The filters without their size triples, when they have some and something else is left.
 fn without_sizes(filters: &Filters) -> Option<Filters> {
     let Some(WhereClause::And(items)) = &filters.where_clause else { return None };
@@ -382,19 +396,7 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
         }));
     }
 
-    let mut result = turn.memory.query(&filters, &turn.query_ctx())?;
-    if !result.hits.iter().any(|h| want.accepts(h.kind))
-        && let Some(named) = as_one_name(&filters)
-    {
-        result = turn.memory.query(&named, &turn.query_ctx())?;
-    }
-    // "the big blue one": a size is how the player sees the thing, and the size class memory
-    // perceived may differ; with nothing of that size, the rest of the description decides.
-    if !result.hits.iter().any(|h| want.accepts(h.kind))
-        && let Some(any_size) = without_sizes(&filters)
-    {
-        result = turn.memory.query(&any_size, &turn.query_ctx())?;
-    }
+    let result = search(turn, &filters, want)?;
     let hits: Vec<&Hit> = result.hits.iter().filter(|h| want.accepts(h.kind)).collect();
     if hits.is_empty() {
         let what = phrase(turn, r);

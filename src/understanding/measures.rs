@@ -100,20 +100,10 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
         }
         if chain.len() >= 2 {
             use Predicate::{HasHeight, HasLength, HasThickness, HasWidth};
-            let names = if upright { [HasLength, HasHeight, HasThickness] } else { [HasWidth, HasLength, HasHeight] };
-            // A wall of three numbers in any order ("2 by 10 by 3"): walls are long and thin, so
-            // the largest is its length and the smallest its thickness.
             let names = match chain.as_slice() {
-                [(a, _), (b, _), (c, _)] if upright => {
-                    let mut order = [0, 1, 2];
-                    order.sort_by_key(|&k| std::cmp::Reverse([*a, *b, *c][k]));
-                    let mut by_size = names;
-                    for (rank, k) in order.into_iter().enumerate() {
-                        by_size[k] = [HasLength, HasHeight, HasThickness][rank];
-                    }
-                    by_size
-                }
-                _ => names,
+                [(a, _), (b, _), (c, _)] if upright => wall_axes([*a, *b, *c]),
+                _ if upright => [HasLength, HasHeight, HasThickness],
+                _ => [HasWidth, HasLength, HasHeight],
             };
             let all = i..j;
             for ((v, words), p) in chain.into_iter().zip(names) {
@@ -152,6 +142,20 @@ pub fn read(tokens: &[String], range: Range<usize>, upright: bool) -> Vec<Measur
         new
     });
     found
+}
+
+/// A wall of three numbers in any order ("2 by 10 by 3"): walls are long and thin, so the
+/// largest is its length, the smallest its thickness, the other its height (ties in the order
+/// said).
+fn wall_axes(values: [i64; 3]) -> [Predicate; 3] {
+    use Predicate::{HasHeight, HasLength, HasThickness};
+    let mut order = [0, 1, 2];
+    order.sort_by_key(|&k| std::cmp::Reverse(values[k]));
+    let mut axes = [HasLength, HasHeight, HasThickness];
+    for (rank, k) in order.into_iter().enumerate() {
+        axes[k] = [HasLength, HasHeight, HasThickness][rank];
+    }
+    axes
 }
 
 /// The measure a word in `range` names without a number of its own ("a *long* wall"): one not
