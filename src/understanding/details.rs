@@ -64,19 +64,23 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> (bo
 /// place below anything. A build whose place is that one word, right after what is built, is
 /// built where a build goes by default. Returns whether the place went.
 pub fn put_down(action: &mut Action, tokens: &[String]) -> bool {
+    use crate::logical_form::RelativeDirection::Down;
+    if action.action_type != ActionType::Build {
+        return false;
+    }
     let name = |i: &WhereItem| match i {
         WhereItem::Triple(t) if t.pred_text == Predicate::HasName => t.obj_span(),
         _ => None,
     };
-    let built_end = action.schematic.as_ref().and_then(|s| s.and_items().iter().find_map(name)).map(|s| s.end);
+    let name_end = action.schematic.as_ref().and_then(|s| s.and_items().iter().find_map(name)).map(|s| s.end);
     let Some(LocationArg::Location(l)) = action.location.as_ref() else { return false };
-    let down = l.relative_direction == Some(crate::logical_form::RelativeDirection::Down)
-        && l.text_span.is_some_and(|s| s.start == s.end && built_end == Some(s.start - 1).filter(|_| s.start > 0))
-        && l.text_span.is_some_and(|s| crate::lexicon::lexicon().relative(&tokens[s.start]) == Some(crate::logical_form::RelativeDirection::Down));
-    if action.action_type == ActionType::Build && down {
+    // One word, right after the thing's name, and that word is "down".
+    let down = l.relative_direction == Some(Down)
+        && l.text_span.is_some_and(|s| s.start == s.end && s.start.checked_sub(1) == name_end && crate::lexicon::lexicon().relative(&tokens[s.start]) == Some(Down));
+    if down {
         action.location = None;
     }
-    action.location.is_none() && down
+    down
 }
 
 /// "build a tower 10 blocks north of *the green cube*": a colour or material the parser gave the
