@@ -171,10 +171,16 @@ fn origin(turn: &mut Turn, l: &Location, purpose: Purpose) -> Result<Origin> {
         let (Some(a), Some(b)) = (&l.reference_object_1, &l.reference_object_2) else {
             return Err(Problem::say("Between which two things?"));
         };
-        let a = reference::resolve_one(turn, a, Want::Anything)?.pos().block();
-        let b = reference::resolve_one(turn, b, Want::Anything)?.pos().block();
+        let (a, b) = reference::resolve_two(turn, a, b)?;
+        let boxes = [a.bbox(), b.bbox()];
+        let (a, b) = (a.pos().block(), b.pos().block());
         across = ((a.x, a.z) != (b.x, b.z)).then(|| directions::heading(f64::from(b.x - a.x), f64::from(b.z - a.z)));
-        (Pos::new((a.x + b.x).div_euclid(2), a.y.min(b.y), (a.z + b.z).div_euclid(2)), None, turn.speaker_look)
+        let middle = Pos::new((a.x + b.x).div_euclid(2), a.y.min(b.y), (a.z + b.z).div_euclid(2));
+        // Two things that touch have no room between them: say so, never build off to a side.
+        if boxes.iter().any(|b| b.contains(middle)) {
+            return Err(Problem::say("There's no room between them: they touch."));
+        }
+        (middle, None, turn.speaker_look)
     } else if let Some(r) = &l.reference_object {
         let is_agent = r.fixed_reference() == Some(FixedReference::Agent);
         let found = reference::resolve_one(turn, r, Want::Anything)?;
@@ -360,4 +366,52 @@ pub fn ground(world: &dyn World, x: i32, z: i32, y: i32) -> i32 {
         }
     }
     y
+}
+
+/// A spot under `b` where a body fits, nearest its middle: air with ground below and the thing
+/// above it in the same column ("spawn a cow under the bridge"). `None` when the thing stands
+/// on the ground everywhere.
+pub fn under_spot(world: &dyn World, b: BBox) -> Option<Pos> {
+    let c = reference::centre(&b).block();
+    let mut spots: Vec<Pos> = Vec::new();
+    for x in b.min.x..=b.max.x {
+        for z in b.min.z..=b.max.z {
+            // Down from the top: through the thing, then the first spot with room.
+            let roof = (b.min.y..=b.max.y).rev().find(|&y| world.block_at(Pos::new(x, y, z)).is_solid());
+            let Some(roof) = roof else { continue };
+            let spot = (roof - 16..roof).rev().map(|y| Pos::new(x, y, z)).find(|p| world.block_at(p.down(1)).is_solid() && !world.block_at(*p).is_solid());
+            if let Some(p) = spot.filter(|p| (p.y..roof).all(|y| !world.block_at(Pos::new(x, y, z)).is_solid())) {
+                spots.push(p);
+            }
+        }
+    }
+    spots.into_iter().min_by_key(|p| (p.x - c.x).abs() + (p.z - c.z).abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::embedded::EmbeddedWorld;
+    use crate::world::{Actor, Block};
+
+    #[test]
+    fn under_a_deck_on_pillars_is_room_and_under_a_slab_on_the_ground_none() {
+        let mut w = EmbeddedWorld::flat();
+        let stone = Block::from_name("stone").unwrap();
+        // A deck at y=8 over x 0..=4 on two pillars at its ends; the ground's top is y=4.
+        for x in 0..=4 {
+            w.set_block_by(Pos::new(x, 8, 0), stone, Actor::Agent);
+        }
+        for y in 5..8 {
+            w.set_block_by(Pos::new(0, y, 0), stone, Actor::Agent);
+            w.set_block_by(Pos::new(4, y, 0), stone, Actor::Agent);
+        }
+        let bridge = BBox::new(Pos::new(0, 5, 0), Pos::new(4, 8, 0));
+        assert_eq!(under_spot(&w, bridge), Some(Pos::new(2, 5, 0)));
+        // A slab lying on the grass has nothing under it.
+        for x in 10..=12 {
+            w.set_block_by(Pos::new(x, 5, 0), stone, Actor::Agent);
+        }
+        assert_eq!(under_spot(&w, BBox::new(Pos::new(10, 5, 0), Pos::new(12, 5, 0))), None);
+    }
 }

@@ -66,22 +66,16 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         },
         _ => None,
     };
+    // "the last pyramid": the most recent of them (`reference::without_latest`).
+    let (unranked, latest) = super::reference::without_latest(filters, turn);
+    let filters = if latest { &unranked } else { filters };
     let counting = matches!(filters.output, Some(Output::Kind(OutputKind::Count))) || turn.details().counting;
     // "what is that" with nothing remembered there: say what the block is.
     let coref = filters.contains_coreference.is_some();
     // "the tall thing", "that structure": generic nouns never block a match the other words make.
     let (specific, _) = super::reference::without_generic(filters, turn);
-    let result = match turn.memory.query(&specific, &turn.query_ctx()) {
-        // "the pumpkin box" read as two words: asked again as one name.
-        Ok(r) if r.hits.is_empty() && (!counting || turn.details().counts_blocks) => match super::reference::as_one_name(&specific).or_else(|| super::reference::as_one_name(filters)) {
-            Some(named) => turn.memory.query(&named, &turn.query_ctx()).unwrap_or(r),
-            None => r,
-        },
-        Ok(r) => r,
-        Err(e) => {
-            tracing::warn!("question failed: {e}");
-            return "Sorry, I couldn't look that up.".into();
-        }
+    let Some(result) = found(turn, filters, &specific, counting, latest) else {
+        return "Sorry, I couldn't look that up.".into();
     };
     let what = asked_about(turn, filters);
     // "how many blocks did you use for the red cube": the blocks of the thing named.
@@ -245,6 +239,28 @@ fn list(turn: &Turn, heading: &str, hits: &[&crate::memory::Hit]) -> String {
         .collect();
     let more = if hits.len() > LISTED { format!(" and {} more", hits.len() - LISTED) } else { String::new() };
     format!("{heading}: {}{more}.", said.join(", "))
+}
+
+/// What memory holds that the question asks about (`specific`: its filters without generic
+/// nouns), the latest built first when it asks for the `latest`.
+fn found(turn: &Turn, filters: &Filters, specific: &Filters, counting: bool, latest: bool) -> Option<crate::memory::QueryResult> {
+    let mut result = match turn.memory.query(specific, &turn.query_ctx()) {
+        // "the pumpkin box" read as two words: asked again as one name.
+        Ok(r) if r.hits.is_empty() && (!counting || turn.details().counts_blocks) => match super::reference::as_one_name(specific).or_else(|| super::reference::as_one_name(filters)) {
+            Some(named) => turn.memory.query(&named, &turn.query_ctx()).unwrap_or(r),
+            None => r,
+        },
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!("question failed: {e}");
+            return None;
+        }
+    };
+    if latest {
+        let built = turn.memory.built_objects().unwrap_or_default();
+        result.hits.sort_by_key(|h| std::cmp::Reverse(built.iter().position(|b| *b == h.id)));
+    }
+    Some(result)
 }
 
 /// Which of the things built a question asks about.

@@ -121,6 +121,50 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
     (f, constrained)
 }
 
+/// "the last tower", "the latest thing": the filters without the words that ask for the most
+/// recent one (`[latest]`), which the parser writes as a tag or inside the name, and whether
+/// they were said.
+pub(crate) fn without_latest(filters: &Filters, turn: &Turn) -> (Filters, bool) {
+    let lx = crate::lexicon::lexicon();
+    let Some(WhereClause::And(items)) = &filters.where_clause else { return (filters.clone(), false) };
+    let mut latest = false;
+    let mut kept = Vec::new();
+    for item in items {
+        let WhereItem::Triple(t) = item else {
+            kept.push(item.clone());
+            continue;
+        };
+        let Some(span) = t.obj_span().filter(|_| matches!(t.pred_text, Predicate::HasName | Predicate::HasTag)) else {
+            kept.push(item.clone());
+            continue;
+        };
+        let words = turn.words(span);
+        match lx.phrase_at(crate::lexicon::Class::Latest, &words, 0) {
+            Some(n) if n == words.len() => latest = true,
+            Some(n) => {
+                latest = true;
+                kept.push(WhereItem::Triple(Triple::new(t.pred_text.clone(), Span::new(span.start + n, span.end))));
+            }
+            None => kept.push(item.clone()),
+        }
+    }
+    let mut f = filters.clone();
+    f.where_clause = (!kept.is_empty()).then_some(WhereClause::And(kept));
+    (f, latest)
+}
+
+/// The thing built last that fits the filters (any thing built, when they say nothing more).
+fn last_built(turn: &mut Turn, filters: &Filters, constrained: bool, want: Want) -> Result<Referent> {
+    let built = turn.memory.built_objects()?;
+    let fits: Vec<MemoryId> = if constrained { search(turn, filters, want)?.hits.iter().filter(|h| want.accepts(h.kind)).map(|h| h.id).collect() } else { built.clone() };
+    let Some(id) = built.iter().rev().find(|id| fits.contains(id)) else {
+        return Err(Problem::say("I haven't built anything like that yet."));
+    };
+    let found = memory_referent(turn, *id)?.ok_or_else(|| Problem::say("I can't find what I built last."))?;
+    attend(turn, &found);
+    Ok(found)
+}
+
 /// What memory holds that fits the filters: as they are, else with a name of several words read
 /// as one ([`as_one_name`]), else without the sizes ("the big blue one": a size is how the player
 /// sees the thing, and the size class memory perceived may differ).
@@ -368,32 +412,14 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
         }
     }
     let coref = filters.contains_coreference.is_some() || r.contains_coreference == Some(Coreference::Yes);
+    let (filters, latest) = without_latest(&filters, turn);
     let (filters, constrained) = without_generic(&filters, turn);
+    if latest {
+        return last_built(turn, &filters, constrained, want).map(|x| vec![x]);
+    }
 
     if !constrained {
-        // "that", "it", "this thing": what an earlier step of the line made or acted on, then the
-        // look, then what we last talked about.
-        if let Some(found) = earlier_step(turn, want)? {
-            return together(turn, r, found);
-        }
-        // "it" is what we talked about a moment ago, wherever the speaker looks now; "that" is
-        // what they look at.
-        let just_talked_about = if points_back(turn, r) { last_talked_about(turn, want, Some(RECENT_TICKS))? } else { None };
-        let found = match just_talked_about {
-            Some(found) => Some(found),
-            None => match looked_at(turn, want)? {
-                Some(found) => Some(found),
-                None => last_talked_about(turn, want, None)?,
-            },
-        };
-        if let Some(found) = found {
-            return together(turn, r, found);
-        }
-        return Err(Problem::say(if coref {
-            "I'm not sure what you mean by that. Look at it and tell me again?"
-        } else {
-            "I'm not sure which thing you mean."
-        }));
+        return pointed_at(turn, r, want, coref);
     }
 
     let result = search(turn, &filters, want)?;
@@ -430,6 +456,28 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
     Err(which(turn, &hits))
 }
 
+/// "that", "it", "this thing": what an earlier step of the line made or acted on, then the look,
+/// then what we last talked about.
+fn pointed_at(turn: &mut Turn, r: &ReferenceObject, want: Want, coref: bool) -> Result<Vec<Referent>> {
+    if let Some(found) = earlier_step(turn, want)? {
+        return together(turn, r, found);
+    }
+    // "it" is what we talked about a moment ago, wherever the speaker looks now; "that" is what
+    // they look at.
+    let just_talked_about = if points_back(turn, r) { last_talked_about(turn, want, Some(RECENT_TICKS))? } else { None };
+    let found = match just_talked_about {
+        Some(found) => Some(found),
+        None => match looked_at(turn, want)? {
+            Some(found) => Some(found),
+            None => last_talked_about(turn, want, None)?,
+        },
+    };
+    if let Some(found) = found {
+        return together(turn, r, found);
+    }
+    Err(Problem::say(if coref { "I'm not sure what you mean by that. Look at it and tell me again?" } else { "I'm not sure which thing you mean." }))
+}
+
 /// "Which one: the red tower or the blue tower?"
 fn which(turn: &Turn, hits: &[&Hit]) -> Problem {
     let mut choices: Vec<Choice> = hits.iter().take(4).map(|h| Choice { label: describe::the_for(turn.memory, h.id, turn.form_words()), id: h.id }).collect();
@@ -453,6 +501,35 @@ fn which(turn: &Turn, hits: &[&Hit]) -> Problem {
 fn attend(turn: &mut Turn, r: &Referent) {
     if let Some(id) = r.id() {
         let _ = turn.memory.attend(id, turn.tick);
+    }
+}
+
+/// "between the cubes", "between the two towers": the two things of a "between", which the
+/// parser writes as one plural name twice. When both references are the same words, they are
+/// two different things that fit them: the two there are, or the two nearest the speaker.
+pub fn resolve_two(turn: &mut Turn, a: &ReferenceObject, b: &ReferenceObject) -> Result<(Referent, Referent)> {
+    if a.filters != b.filters || a.filters.is_none() {
+        return Ok((resolve_one(turn, a, Want::Anything)?, resolve_one(turn, b, Want::Anything)?));
+    }
+    let (filters, constrained) = without_generic(a.filters.as_ref().unwrap_or(&Filters::default()), turn);
+    if !constrained {
+        return Err(Problem::say("Between which two things?"));
+    }
+    let result = search(turn, &filters, Want::Anything)?;
+    let me = turn.speaker_block();
+    let mut hits: Vec<&Hit> = result.hits.iter().filter(|h| Want::Anything.accepts(h.kind)).collect();
+    hits.sort_by_key(|h| {
+        let p = centre(&h.bbox.unwrap_or(BBox::new(h.pos.unwrap_or_default().block(), h.pos.unwrap_or_default().block())));
+        ((p.x - f64::from(me.x)).powi(2) + (p.z - f64::from(me.z)).powi(2)) as i64
+    });
+    match hits.as_slice() {
+        [first, second, ..] => {
+            let (x, y) = (hit_referent(first), hit_referent(second));
+            attend(turn, &x);
+            attend(turn, &y);
+            Ok((x, y))
+        }
+        _ => Err(Problem::say(format!("I can only find one \"{}\", and \"between\" needs two.", phrase(turn, a)))),
     }
 }
 

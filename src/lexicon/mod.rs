@@ -1,10 +1,8 @@
 //! The lexicon: every word list the bot reads chat with, kept once in `data/lexicon.toml` and
 //! read from here by every module.
 //!
-//! Word knowledge used to be written in code, two to four times over, and the copies disagreed
-//! (four unit lists, two number readers, two colour-synonym lists). Now a word is added in one
-//! place, a data file anyone can read, and every module that understands chat sees it; a test
-//! (`tests/lexicon.rs`) fails when a word list is written in code again.
+//! A word is added in one place, a data file anyone can read, and every module that reads chat
+//! sees it; a test (`tests/lexicon.rs`) fails when a word list is written in code.
 //!
 //! The file is compiled into the binary (`include_str!`) and parsed once, on first use, so the
 //! shipped program needs no file at run time. Its format is documented in `data/README.md`;
@@ -226,6 +224,16 @@ sections! {
         BlockCount = "block_count",
         /// Words asking only about the most recent one ("last", "latest").
         Latest = "latest",
+        /// After a thing, words saying the bot just made it ("the pyramid *you just made*").
+        JustMade = "just_made",
+        /// Verbs of two words whose second may follow the thing ("knock greg *down*").
+        SplitVerb = "split_verbs",
+        /// A build turned to face the speaker ("a wall *facing me*").
+        FacingMe = "facing_me",
+        /// After a thing, its side toward the speaker ("beside the tower, *on the side facing me*").
+        SideFacingMe = "side_facing_me",
+        /// Relations that name no side of a thing ("beside", "next to").
+        AnySide = "any_side",
         /// Words asking only about the oldest one ("first", "earliest").
         Earliest = "earliest",
         /// Shape words meaning a single block when no size is said ("a gold block").

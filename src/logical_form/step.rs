@@ -105,6 +105,8 @@ pub struct Details {
     pub thanked: bool,
     /// "rename", "change the name of": a new name replaces the ones given before.
     pub renames: bool,
+    /// "facing me": a build turned to face the speaker, wherever it stands.
+    pub faces_speaker: bool,
     /// How many without a number.
     pub amount: Option<Amount>,
 }

@@ -87,6 +87,13 @@ impl Choice {
         COUNT_TOKENS.contains(&self.token.as_str()) || self.rival.as_deref().is_some_and(|r| COUNT_TOKENS.contains(&r))
     }
 
+    /// Did the choice decide whether a thing is found by its triples or by a selector
+    /// ("k:where_clause" against "k:selector", either way)?
+    pub fn filters_or_selector(&self) -> bool {
+        let either = |t: &str| t == "k:where_clause" || t == "k:selector";
+        either(&self.token) && self.rival.as_deref().is_some_and(either)
+    }
+
     /// Did the choice decide whether a list of triples goes on ("{" against "]", either way)?
     pub fn another_triple(&self) -> bool {
         let bracket = |t: &str| t == "{" || t == "]";

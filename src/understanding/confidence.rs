@@ -30,11 +30,15 @@ pub(super) struct FromWords {
     /// into the form from the words ([`super::details::repair`]): where it ended the thing's
     /// triples, or spanned those words, the words settled it.
     pub detailed: Vec<usize>,
+    /// The words asking for the most recent thing ("the *last* tower",
+    /// [`super::details::latest_words`]): whether the form holds them as a tag or a selector,
+    /// and in how many triples, was settled by them.
+    pub latest: Vec<usize>,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned || self.block_built || !self.detailed.is_empty()
+        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned || self.block_built || !self.detailed.is_empty() || !self.latest.is_empty()
     }
 }
 
@@ -57,7 +61,7 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
     };
     // A measure's span that ran into a colour or material the words gave its own triple.
     let measured: Vec<usize> = read.measured.iter().chain(&read.detailed).copied().collect();
-    let with_span: Vec<bool> = (0..choices.len()).map(|i| paired(i, &measured) || paired(i, &read.counted)).collect();
+    let with_span: Vec<bool> = (0..choices.len()).map(|i| paired(i, &measured) || paired(i, &read.counted) || paired(i, &read.latest)).collect();
     let log: f32 = choices
         .iter()
         .zip(with_span)
@@ -76,6 +80,7 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         // With the count read, whether the thing has one more triple was a doubt about the
         // count's words ("a pair of glass towers": "pair" as a tag or not).
         .filter(|c| read.counted.is_empty() || !c.counts() && !c.another_triple() && !over(c, &read.counted))
+        .filter(|c| read.latest.is_empty() || !(over(c, &read.latest) || c.another_triple() || c.filters_or_selector()))
         .filter(|c| !(read.spawned && c.spawns()))
         .filter(|c| !(read.block_built && c.builds_over_another_action()))
         .map(|c| c.log_prob)

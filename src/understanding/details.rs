@@ -209,6 +209,20 @@ pub fn described_things(action: &Action) -> Vec<usize> {
     things.into_iter().filter_map(one_run).flatten().collect()
 }
 
+/// "destroy the *last* tower": the words of the things the action refers to that ask for the
+/// most recent one (`[latest]`). The interpreter reads them from the thing's words, whether the
+/// form holds them as a tag, in the name or as a selector
+/// (`interpreter::reference::without_latest`), so how the parser wrote them is no doubt.
+pub fn latest_words(action: &Action, tokens: &[String]) -> Vec<usize> {
+    let mut things: Vec<&ReferenceObject> = action.reference_object.iter().filter_map(|r| r.as_object()).collect();
+    if let Some(LocationArg::Location(l)) = &action.location {
+        things.extend(l.reference_object.iter().map(|r| &**r));
+    }
+    let lx = crate::lexicon::lexicon();
+    let spans = things.into_iter().filter_map(|t| t.text_span);
+    spans.flat_map(|s| s.start..=s.end).filter(|&k| tokens.get(k).is_some_and(|w| lx.is(crate::lexicon::Class::Latest, w))).collect()
+}
+
 /// The words of a reference's description when they are one run ending in its name.
 fn one_run(thing: &ReferenceObject) -> Option<std::ops::RangeInclusive<usize>> {
     let Some(WhereClause::And(items)) = thing.filters.as_ref()?.where_clause.as_ref() else { return None };
@@ -235,10 +249,14 @@ fn one_run(thing: &ReferenceObject) -> Option<std::ops::RangeInclusive<usize>> {
 pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<String> {
     let mut seen = covered(lf, Spans::Pointed);
     seen.extend(covered(lf, Spans::Phrases));
+    // A step no span points into ("call it sunny and then …": a naming, which the dialogue
+    // carries out beside the form) is not the form's to use.
+    let steps = super::sequence::steps(tokens);
+    let in_form = |k: usize| super::sequence::step_of(&steps, k).is_some_and(|r| seen.iter().any(|s| r.contains(s)));
     tokens
         .iter()
         .enumerate()
-        .filter(|(k, _)| !seen.contains(k))
+        .filter(|(k, _)| !seen.contains(k) && in_form(*k))
         .filter(|(_, w)| {
             w.parse::<f64>().is_ok() || canonical_colour(w).is_some() || crate::lexicon::lexicon().compass(w).is_some()
         })
@@ -343,6 +361,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(unused(&lf, &tokenize("build a red cube 7 high")), ["red", "7"]);
+        // A naming step is carried out beside the form: its colour is no word the form missed.
+        let text = "call the yellow cube sunny and then build a tower";
+        let lf = crate::logical_form::validate_json(text, r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+            "schematic": {"filters": {"where_clause": {"AND": [{"pred_text": "has_name", "obj_text": [0, [9, 9]]}]}}}}]}"#).expect("valid");
+        assert!(unused(&lf, &tokenize(text)).is_empty());
         // One colour or material, said plainly: whichever the form calls it.
         assert!(said_plainly(&named_with(Predicate::HasColour, 1), &tokenize("gold pyramid")));
         assert!(said_plainly(&named_with(Predicate::HasBlockType, 1), &tokenize("red cube")));

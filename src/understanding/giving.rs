@@ -61,7 +61,9 @@ pub fn read_spawn(text: &str) -> Option<LogicalForm> {
         start += 1;
     }
     let end = request_end(&words, start);
-    if end != start + 1 || end != words.len() {
+    // "spawn six sheep around here": by the speaker, where a spawn goes when no place is said.
+    let by_me = |k: usize| lexicon().phrase_at(Class::Around, &words, k).is_some_and(|n| k + n == words.len());
+    if !(end == start + 1 && end == words.len() || by_me(start + 1)) {
         return None;
     }
     let noun = &words[start];
@@ -139,18 +141,23 @@ pub fn spawns_a_mob(action: &Action, tokens: &[String]) -> bool {
 
 /// Is the action a build, said with a building verb, of a block or item that is no mob ("place
 /// a gold block", "put a pumpkin there")? `step`: the action's words.
-pub fn builds_a_block(action: &Action, tokens: &[String], step: std::ops::Range<usize>) -> bool {
-    let Some(s) = action.schematic.as_ref() else { return false };
+/// The block's words, when it is one: how the form splits them into a name, a colour or a
+/// block type is no doubt either ("gold block": the item is the block built).
+pub fn builds_a_block(action: &Action, tokens: &[String], step: std::ops::Range<usize>) -> Option<Vec<usize>> {
+    let s = action.schematic.as_ref()?;
     let lx = lexicon();
     let verb = tokens.get(step).and_then(|w| w.iter().find(|w| !lx.is(Class::Opening, w) && !lx.is(Class::Politeness, w)));
     if !verb.is_some_and(|v| lx.verb(v) == Some(ActionType::Build) || lx.is(Class::PutVerb, v)) {
-        return false;
+        return None;
     }
     // All the thing's words: "a *gold* block" is named "block" and made of gold.
     let mut spans: Vec<Span> = s.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).collect();
     spans.sort_by_key(|sp| sp.start);
-    let words: Vec<String> = spans.iter().flat_map(|sp| sp.words(tokens).to_vec()).collect();
-    action.action_type == ActionType::Build && !words.is_empty() && is_item(&words) && crate::world::rules::mob_kind(&words).is_none()
+    spans.dedup_by_key(|sp| sp.start);
+    let at: Vec<usize> = spans.iter().flat_map(|sp| sp.start..=sp.end).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let words: Vec<String> = at.iter().filter_map(|&k| tokens.get(k).cloned()).collect();
+    let block = action.action_type == ActionType::Build && !words.is_empty() && is_item(&words) && crate::world::rules::mob_kind(&words).is_none();
+    block.then_some(at)
 }
 
 /// The words of a thing's names (its `has_name` triples).
@@ -273,7 +280,7 @@ mod tests {
 
     #[test]
     fn spawning_mobs_is_read_with_the_count_words() {
-        for line in ["spawn some cows", "spawn 3 pigs", "summon a couple of sheep", "spawn a wolf"] {
+        for line in ["spawn some cows", "spawn 3 pigs", "summon a couple of sheep", "spawn a wolf", "spawn six sheep around here", "spawn 2 cows near me", "spawn one sheep over here"] {
             let lf = read_spawn(line).unwrap_or_else(|| panic!("{line}"));
             assert_eq!(lf.actions()[0].action_type, crate::logical_form::ActionType::Spawn, "{line}");
         }

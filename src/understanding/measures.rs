@@ -218,6 +218,27 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     measures
 }
 
+/// "make it 2 high and 9 blocks long": a step that only gives the thing just named its
+/// measures, read by rule (the parser, which saw such steps rarely, is unsure of them). The
+/// steps are joined into the build before it (`sequence::join`).
+pub fn read_more_of_it(text: &str) -> Option<crate::logical_form::LogicalForm> {
+    let lx = lexicon();
+    let tokens: Vec<String> = text.split_whitespace().map(String::from).collect();
+    let (verb, it) = (tokens.first()?, tokens.get(1)?);
+    if lx.verb(verb) != Some(crate::logical_form::ActionType::Build) || !lx.is(Class::PointingBack, it) {
+        return None;
+    }
+    let measures = read(&tokens, 2..tokens.len(), false);
+    let claimed = |k: usize| measures.iter().any(|m| m.words.contains(&k) || m.glue.contains(&k));
+    if measures.is_empty() || !(2..tokens.len()).all(|k| claimed(k) || tokens[k] == "and" || lx.is(Class::Approximately, &tokens[k])) {
+        return None;
+    }
+    let mut schematic = Schematic::default();
+    schematic.set_and_items(measures.iter().map(|m| WhereItem::Triple(Triple::new(m.predicate, Span::new(m.words.start, m.words.end - 1)))).collect());
+    let build = Action { schematic: Some(schematic), ..Action::new(crate::logical_form::ActionType::Build) };
+    super::checked(text, crate::logical_form::LogicalForm::command(vec![build]))
+}
+
 /// "build 2 towers", "make three cubes", "put 4 torches": a number right before a plural shape
 /// (or block) is how many to build, never a size. Written as the schematic's selector (the annotations' convention), with
 /// any measure the parser hung on the number taken off. Returns whether the form changed, and
@@ -228,9 +249,15 @@ pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> (boo
         let said = mobs_counted(action, tokens);
         return (false, if said.is_empty() { one_mob(action, tokens) } else { said });
     }
+    // "between the two cubes": a number in the place counts the things there, not the build.
+    let place = match &action.location {
+        Some(crate::logical_form::LocationArg::Location(l)) => l.text_span,
+        _ => None,
+    };
+    let in_place = |k: usize| place.is_some_and(|p| p.range().contains(&k));
     let Some(schematic) = action.schematic.as_mut() else { return (false, Vec::new()) };
     let end = step.end.min(tokens.len());
-    let found = (step.start..end).find_map(|k| {
+    let found = (step.start..end).filter(|&k| !in_place(k)).find_map(|k| {
         let (v, n) = read_number(&tokens[..end], k)?;
         // "2 red cubes", "a couple of small green cubes": words that describe may come between.
         let lx = lexicon();
@@ -241,7 +268,17 @@ pub fn count(action: &mut Action, tokens: &[String], step: Range<usize>) -> (boo
         let thing = crate::schematics::is_known_shape(noun) || super::giving::names_a_block(&[noun]);
         ((2..=12).contains(&v) && !unit && noun.ends_with('s') && thing).then_some((k, n))
     });
-    let Some((k, n)) = found else { return (false, Vec::new()) };
+    let Some((k, n)) = found else {
+        // A count the parser took from the place's words is no count of the build.
+        let counted = schematic.filters.as_ref().and_then(|f| f.selector.as_ref()).is_some_and(|s| match s {
+            SelectorArg::Selector(s) => matches!(s.ordinal, Some(crate::logical_form::Ordinal::Span(w)) if in_place(w.start)),
+            _ => false,
+        });
+        if counted && let Some(f) = schematic.filters.as_mut() {
+            f.selector = None;
+        }
+        return (counted, Vec::new());
+    };
     let said = Span::new(k, k + n - 1);
     if let Some(selector) = schematic.filters.as_ref().and_then(|f| f.selector.as_ref()) {
         // The parser wrote this very count ("two", or "a pair of" with its "of"): its doubts

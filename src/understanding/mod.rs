@@ -234,6 +234,7 @@ impl Understanding {
                 .or_else(|| rule(Rule::Naming, naming::read))
                 .or_else(|| rule(Rule::Superlative, superlative::read))
                 .or_else(|| rule(Rule::Asking, asking::read))
+                .or_else(|| rule(Rule::Measures, measures::read_more_of_it))
         };
         if one_step
             && let Some((t, lf)) = rules(text)
@@ -294,13 +295,15 @@ impl Understanding {
                 // A step without a verb borrows the one before ("build a red wall, then a blue
                 // tower"); its words then start one later.
                 let (step, offset) = match &verb {
-                    Some(v) if !sequence::has_verb(words) && r.start > 0 => (format!("{v} {}", words.join(" ")), r.start - 1),
+                    Some(v) if !sequence::has_verb(words) && r.start > 0 => (format!("{v} {}", words.join(" ")), r.start.saturating_sub(v.split_whitespace().count())),
                     _ => (words.join(" "), r.start),
                 };
                 if sequence::has_verb(words) {
                     // "could you spawn four cows and two sheep": the verb after the polite frame.
                     let lx = crate::lexicon::lexicon();
-                    verb = words.iter().find(|w| lx.is(crate::lexicon::Class::StepVerb, w)).or(words.first()).cloned();
+                    // "i need four diamonds and two iron ingots": a request's whole opening.
+                    let opening = lx.phrase_at(crate::lexicon::Class::GiveOpening, words, 0).filter(|&n| n > 1).map(|n| words[..n].join(" "));
+                    verb = opening.or_else(|| words.iter().find(|w| lx.is(crate::lexicon::Class::StepVerb, w)).or(words.first()).cloned());
                 }
                 // Each step is read as a line of its own: the known lines and rules, the parser,
                 // and the repairs, with the confidence they leave.
@@ -459,12 +462,16 @@ impl Understanding {
         let mut spawned = false;
         let mut block_built = false;
         let mut detailed = Vec::new();
+        let mut latest = Vec::new();
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             if on(Rule::SpawnRepair) {
                 changed |= giving::repair_spawn(action, &tokens);
                 spawned |= giving::spawns_a_mob(action, &tokens);
-                block_built |= giving::builds_a_block(action, &tokens, step.clone());
+                if let Some(words) = giving::builds_a_block(action, &tokens, step.clone()) {
+                    block_built = true;
+                    detailed.extend(words);
+                }
             }
             changed |= on(Rule::JobRepair) && jobs::repair(action, &tokens, step.clone());
             changed |= on(Rule::Paint) && paint::repair(action, &tokens, step.clone());
@@ -476,6 +483,7 @@ impl Understanding {
                 changed |= down;
                 located |= down;
                 described |= details::said_plainly(action, &tokens);
+                latest.extend(details::latest_words(action, &tokens));
             }
             // The ranking and the name it ranks are read from the words ("the closest green
             // tower"): the parser's doubts about them no longer count.
@@ -511,7 +519,7 @@ impl Understanding {
             }
         }
         let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
-        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built, detailed })
+        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built, detailed, latest })
     }
 }
 

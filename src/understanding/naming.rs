@@ -66,7 +66,8 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         // neither, to its shape word ("call the blue tower lighthouse").
         let (end, lead) = match (i + 2..w.len()).find(|k| is_name_lead(w[*k])) {
             Some(end) => (end, 1),
-            None => ((i + 2..w.len()).find(|k| crate::schematics::is_known_shape(w[*k]))? + 1, 0),
+            // "call the blue one frosty": a word for no particular thing ends it as well.
+            None => ((i + 2..w.len()).find(|k| crate::schematics::is_known_shape(w[*k]) || matches!(w[*k], "one" | "thing"))? + 1, 0),
         };
         let thing = i + 2..end;
         if thing.is_empty() || end + lead >= w.len() {

@@ -40,7 +40,7 @@ fn steps_by_punctuation(chat: &str) -> String {
         let articles = crate::lexicon::lexicon().words(crate::lexicon::Class::Indefinite).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
         // "build a pink cube, its name is bubblegum": a naming after a comma is a step too.
         let named = crate::lexicon::lexicon().words(crate::lexicon::Class::NameIs).iter().filter(|w| w.starts_with("it")).map(|w| regex::escape(w).replace(" '", r"\s*'").replace(' ', r"\s+")).collect::<Vec<_>>().join("|");
-        regex::Regex::new(&format!(r"(?i)\s*(?:[,;.!]\s+(?:and\s+)?(?:then\s+)?({verbs})|[,;]\s+(?:and\s+)?(?:then\s+)?({articles}|another|{named}))\b")).expect("a valid pattern")
+        regex::Regex::new(&format!(r"(?i)\s*(?:[,;.!]\s+(?:and\s+)?(?:(?:then|now|also)\s+)?({verbs})|[,;]\s+(?:and\s+)?(?:then\s+)?({articles}|another|{named}))\b")).expect("a valid pattern")
     });
     // Only after a step of its own: "hey bot, build a cube" is one step.
     let mut out = String::new();
@@ -53,7 +53,9 @@ fn steps_by_punctuation(chat: &str) -> String {
         let lx = crate::lexicon::lexicon();
         // A step before (with a verb of its own, or borrowed: "…, then a blue cube on top of
         // it, then a green one") makes this one a step too.
-        let has_verb = step_start > 0 || chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| lx.is(crate::lexicon::Class::StepVerb, &w.to_lowercase()));
+        // "that thing is called mossy, now make it purple": a naming is a step too.
+        let verb_or_naming = |w: &str| lx.is(crate::lexicon::Class::StepVerb, w) || lx.is(crate::lexicon::Class::NamingVerb, w);
+        let has_verb = step_start > 0 || chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| verb_or_naming(&w.to_lowercase()));
         // "call this '; drop table memories": a name runs to the end of the line, whatever it says.
         let naming = chat[step_start..whole.start()].split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).is_some_and(|w| lx.is(crate::lexicon::Class::CallVerb, &w.to_lowercase()));
         if naming {
@@ -71,6 +73,22 @@ fn steps_by_punctuation(chat: &str) -> String {
     out
 }
 
+/// "spawn six sheep around here please, my farm needs them": after a "please" and a mark, words
+/// with no verb of a step are the player's remark, not part of the request; they go.
+fn remark_after_please(chat: &str) -> String {
+    static PLEASE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        let polite = lexicon().words(Class::Politeness).iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("|");
+        regex::Regex::new(&format!(r"(?i)\b(?:{polite})\s*[,;.!]+\s+([^?]+)$")).expect("a valid pattern")
+    });
+    let Some(remark) = PLEASE.captures(chat).and_then(|c| c.get(1)) else { return chat.to_string() };
+    let lx = lexicon();
+    let words: Vec<String> = remark.as_str().split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+    // "height 2, length 8" after a "pls" is more of the request: numbers and what describes a
+    // thing are never a remark.
+    let request = words.iter().any(|w| lx.is(Class::StepVerb, w) || lx.is(Class::Connector, w) || lx.describes(w) || lx.dimension(w).is_some() || lx.number(&[w.as_str()], 0).is_some());
+    if request || words.len() < 2 { chat.to_string() } else { chat[..remark.start()].to_string() }
+}
+
 /// The chat normalized: coordinates with axis names and steps after punctuation first (they need
 /// the marks), then "4x4x4" split.
 pub(super) fn normalized(chat: &str) -> String {
@@ -86,6 +104,7 @@ pub(super) fn normalized(chat: &str) -> String {
         line = plain_coordinates(&line);
     }
     if on(Rule::StepPunctuation) {
+        line = remark_after_please(&line);
         line = steps_by_punctuation(&line);
     }
     let line = normalize(&line);
@@ -142,10 +161,71 @@ fn pointing_at_a_description(text: &str) -> String {
     out.join(" ")
 }
 
+/// "the pyramid you just made" is "the last pyramid": a thing said with the words that the bot
+/// made it (`[just_made]`) is the latest such thing. The parser rarely saw the words after the
+/// thing, and read them as part of its name.
+fn just_made(text: &str) -> String {
+    let lx = lexicon();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some((at, n)) = (1..words.len()).find_map(|i| lx.phrase_at(Class::JustMade, &words, i).map(|n| (i, n))) else { return text.to_string() };
+    let rest = &words[at + n..];
+    // "destroy what you just built": the last thing.
+    if at >= 2 && words[at - 1] == "what" && lx.verb(words[at - 2]).is_some() {
+        // lexicon: the words written for the parser (what it reads best), not words read from chat
+        return [&words[..at - 1], &["the", "last", "thing"][..], rest].concat().join(" ");
+    }
+    // The thing's first word: "the" or a pointing word up to four words before.
+    let Some(the) = (at.saturating_sub(4)..at).rev().find(|&k| words[k] == "the" || matches!(lx.phrase_at(Class::Pointing, &words, k), Some(1)) && words[k] != "it") else {
+        return text.to_string();
+    };
+    // "what was the last thing you built" is a question the lexicon knows as it is.
+    // So is "the first thing you built", and "the biggest tower you made" ranks another way.
+    let ranked = |w: &str| lx.is(Class::Latest, w) || lx.is(Class::Earliest, w) || lx.value(crate::lexicon::Values::Ordinal, w).is_some() || lx.meaning(crate::lexicon::Group::Superlative, w).is_some();
+    if at - the < 2 || (the + 1..at).any(|k| ranked(words[k])) {
+        return text.to_string();
+    }
+    [&words[..the], &["the", "last"][..], &words[the + 1..at], rest].concat().join(" ")
+}
+
+/// "knock greg down" is "knock down greg": the particle of a verb of two words
+/// (`[split_verbs]`) said after the thing moves back beside its verb, where the rewrites know
+/// the pair ("knock down" is "destroy"). The thing is up to four words, and the particle ends
+/// the step.
+fn particle_back(text: &str) -> String {
+    let lx = lexicon();
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    let ends_step = |k: usize, w: &[&str]| k == w.len() || w[k] == "and" || lx.phrase_at(Class::Connector, w, k).is_some() || lx.phrase_at(Class::Closing, w, k).is_some();
+    for i in 0..words.len() {
+        let starts = i == 0 || words[i - 1] == "and" || lx.is(Class::Connector, words[i - 1]) || lx.is(Class::Opening, words[i - 1]);
+        let Some(particle) = starts.then(|| lx.words(Class::SplitVerb).iter().find_map(|p| p.split_once(' ').filter(|(v, _)| *v == words[i]).map(|(_, p)| p))).flatten() else {
+            continue;
+        };
+        let Some(j) = (i + 2..=(i + 5).min(words.len().saturating_sub(1))).find(|&j| words[j] == particle && ends_step(j + 1, &words)) else { continue };
+        if words[i + 1] == particle || words[i + 1..j].iter().any(|w| lx.verb(w).is_some()) {
+            continue;
+        }
+        let p = words.remove(j);
+        words.insert(i + 1, p);
+    }
+    words.join(" ")
+}
+
+/// "a wall beside the red tower, on the side facing me": a relation that names no side
+/// (`[any_side]`) with the side toward the speaker said after the thing (`[side_facing_me]`) is
+/// "in front of" the thing, the side the speaker sees.
+fn side_facing_me(text: &str) -> String {
+    let lx = lexicon();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some((at, n)) = (1..words.len()).find_map(|i| lx.phrase_at(Class::SideFacingMe, &words, i).map(|n| (i, n))) else { return text.to_string() };
+    let Some((rel, m)) = (0..at).rev().find_map(|k| lx.phrase_at(Class::AnySide, &words, k).map(|m| (k, m))) else { return text.to_string() };
+    // lexicon: the words written for the parser (what it reads best), not words read from chat
+    [&words[..rel], &["in", "front", "of"][..], &words[rel + m..at], &words[at + n..]].concat().join(" ")
+}
+
 /// The lexicon's rewrites applied ([`everyday::plain_verbs`]), and a name given in a build said
 /// as a naming step of its own ([`super::naming::named_when_built`]).
 pub(super) fn rewritten(text: &str) -> String {
-    let text = if on(Rule::Rewrites) { pointing_at_a_description(&everyday::plain_verbs(text)) } else { text.to_string() };
+    let text = if on(Rule::Rewrites) { just_made(&pointing_at_a_description(&everyday::plain_verbs(&side_facing_me(&particle_back(text))))) } else { text.to_string() };
     if on(Rule::Naming) { super::naming::named_when_built(&text).unwrap_or(text) } else { text }
 }
 
@@ -159,6 +239,41 @@ mod tests {
         assert_eq!(normalized("build a red cube, scratch that, dig a hole"), "dig a hole");
         let half = normalized("build a red cube, actually no, a blue one");
         assert!(half.starts_with("build a red cube"), "no request follows: left to the dialogue: {half}");
+    }
+
+    #[test]
+    fn a_remark_after_please_is_no_part_of_the_request() {
+        assert_eq!(remark_after_please("spawn six sheep around here please, my farm needs them").trim(), "spawn six sheep around here please,");
+        assert_eq!(remark_after_please("build a wall please, then dig a hole"), "build a wall please, then dig a hole");
+        assert_eq!(remark_after_please("thanks, build a wall"), "thanks, build a wall");
+        assert_eq!(remark_after_please("brick wall pls, height 2, length 8"), "brick wall pls, height 2, length 8");
+    }
+
+    #[test]
+    fn the_side_facing_the_speaker_is_the_front() {
+        assert_eq!(side_facing_me("build a small stone wall right beside that red tower on the side facing me"), "build a small stone wall right in front of that red tower");
+        assert_eq!(side_facing_me("put a torch next to the door on my side"), "put a torch in front of the door");
+        assert_eq!(side_facing_me("build a wall on my side"), "build a wall on my side");
+    }
+
+    #[test]
+    fn a_particle_after_the_thing_goes_back_to_its_verb() {
+        assert_eq!(particle_back("knock greg down"), "knock down greg");
+        assert_eq!(particle_back("tear the big red tower down please"), "tear down the big red tower please");
+        assert_eq!(particle_back("knock down greg"), "knock down greg");
+        assert_eq!(particle_back("build a wall and knock it down"), "build a wall and knock down it");
+        assert_eq!(particle_back("go down"), "go down");
+    }
+
+    #[test]
+    fn a_thing_the_bot_just_made_is_the_last_one() {
+        assert_eq!(just_made("how many blocks are in that pyramid you just made"), "how many blocks are in the last pyramid");
+        assert_eq!(just_made("destroy the red tower that you built"), "destroy the last red tower");
+        assert_eq!(just_made("destroy what you just built"), "destroy the last thing");
+        assert_eq!(just_made("what was the last thing you built"), "what was the last thing you built");
+        assert_eq!(just_made("what was the first thing you built"), "what was the first thing you built");
+        assert_eq!(just_made("what did you build"), "what did you build");
+        assert_eq!(just_made("show me what you made"), "show me what you made");
     }
 
     #[test]

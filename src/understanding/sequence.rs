@@ -83,12 +83,13 @@ pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
         }
         let step: Vec<Action> = lf.action_sequence.as_ref()?.iter().map(|a| crate::logical_form::shifted(a, *offset)).collect();
         if let ([change], Some(built)) = (step.as_slice(), actions.last_mut())
-            && (changes_what_was_built(&tokens, *offset, change) || paints_them(&tokens, built, change))
+            && (changes_what_was_built(&tokens, *offset, change) || paints_them(&tokens, built, change) || describes_it_again(&tokens, built, change))
             && let (Some(thing), Some(new)) = (built.schematic.as_mut().filter(|_| built.action_type == ActionType::Build), change.schematic.as_ref())
         {
             // What the step says replaces what the build said of the same kind ("3 high" for
             // the height it had).
-            let said: Vec<WhereItem> = new.and_items();
+            let is_it = |i: &WhereItem| matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| s.words(&tokens).iter().all(|w| lexicon().is(Class::Pointing, w) || w == "one")));
+            let said: Vec<WhereItem> = new.and_items().into_iter().filter(|i| !is_it(i)).collect();
             let kind = |i: &WhereItem| match i {
                 WhereItem::Triple(t) => Some(t.pred_text.clone()),
                 _ => None,
@@ -96,6 +97,10 @@ pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
             let mut items: Vec<WhereItem> = thing.and_items().into_iter().filter(|i| kind(i).is_none_or(|k| !said.iter().any(|n| kind(n) == Some(k.clone())))).collect();
             items.extend(said);
             thing.set_and_items(items);
+            // "… make it 2 high, right in front of me": the place said with it is the build's.
+            if built.location.is_none() {
+                built.location = change.location.clone();
+            }
             continue;
         }
         actions.extend(step);
@@ -113,14 +118,33 @@ fn paints_them(tokens: &[String], built: &Action, change: &Action) -> bool {
     change.action_type == ActionType::Paint && several && them
 }
 
+/// "build a wall, *a stone one*, 8 long": a step that names the thing "one" and only adds what
+/// the build before did not say (no place, no count, no kind of detail it had) describes that
+/// build again. "a red cube, a blue one" says a colour twice: a second thing.
+fn describes_it_again(tokens: &[String], built: &Action, change: &Action) -> bool {
+    let (Some(thing), Some(new)) = (built.schematic.as_ref(), change.schematic.as_ref()) else { return false };
+    let items = new.and_items();
+    let kind = |i: &WhereItem| match i {
+        WhereItem::Triple(t) => Some(t.pred_text.clone()),
+        _ => None,
+    };
+    let one = |i: &WhereItem| matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| s.words(tokens) == ["one"]));
+    let had: Vec<Predicate> = thing.and_items().iter().filter_map(kind).collect();
+    let adds_only = items.iter().filter(|i| !one(i)).all(|i| kind(i).is_some_and(|k| k != Predicate::HasName && !had.contains(&k)));
+    let counted = new.filters.as_ref().is_some_and(|f| f.selector.is_some());
+    change.action_type == ActionType::Build && built.action_type == ActionType::Build && items.iter().any(one) && adds_only && items.len() > 1 && change.location.is_none() && !counted
+}
+
 /// "build a wall, *make it 3 high*, then paint it orange": a step that makes "it" (the thing
 /// the step before builds) something, with no name of its own, says more of that build.
 fn changes_what_was_built(tokens: &[String], offset: usize, change: &Action) -> bool {
     let lx = lexicon();
     let made = tokens.get(offset).is_some_and(|w| lx.verb(w) == Some(ActionType::Build)) && tokens.get(offset + 1).is_some_and(|w| lx.is(Class::Pointing, w));
     let items = change.schematic.as_ref().map(|s| s.and_items()).unwrap_or_default();
-    let unnamed = !items.is_empty() && items.iter().all(|i| matches!(i, WhereItem::Triple(t) if t.pred_text != Predicate::HasName));
-    made && unnamed && change.action_type == ActionType::Build && change.location.is_none()
+    // A name over "it" itself names nothing new.
+    let names_it = |t: &crate::logical_form::Triple| t.obj_span().is_some_and(|s| s.words(tokens).iter().all(|w| lx.is(Class::Pointing, w)));
+    let unnamed = !items.is_empty() && items.iter().all(|i| matches!(i, WhereItem::Triple(t) if t.pred_text != Predicate::HasName || names_it(t)));
+    made && unnamed && change.action_type == ActionType::Build
 }
 
 #[cfg(test)]

@@ -171,7 +171,7 @@ impl Speller {
         let names_last = words.iter().rev().skip(1).any(|w| lexicon().is(Class::NamingVerb, w));
         for (i, word) in words.iter().copied().enumerate() {
             let name = naming || (names_last && i + 1 == words.len());
-            let fixed = if name { None } else { self.suggest_at(word, i == 0) };
+            let fixed = if name { None } else { self.suggest_at(word, i == 0).or_else(|| self.colour_before_a_shape(word, words.get(i + 1).copied())) };
             // After "call", "named" … the next word is a name ("call it zorp"): never a typo.
             let lead = lexicon().is(Class::NameLead, word) || lexicon().is(Class::GenericThing, word);
             naming = lexicon().is(Class::NamingVerb, word) || (naming && lead);
@@ -184,6 +184,30 @@ impl Speller {
             }
         }
         Corrected { text: out.join(" "), fixes }
+    }
+}
+
+impl Speller {
+    /// "a reed cube": a word known only from the parser's chat, right before a shape, one slip
+    /// from a colour (a letter typed twice, or one edit) is that colour; a colour is what stands
+    /// there.
+    fn colour_before_a_shape(&self, word: &str, next: Option<&str>) -> Option<&'static str> {
+        if !self.fuzzy || !self.chat_only.contains(word) {
+            return None;
+        }
+        let next = next?;
+        let shape = |w: &str| crate::schematics::is_known_shape(w) || lexicon().is(Class::GenericThing, w);
+        if !(shape(next) || self.suggest(next).is_some_and(shape)) {
+            return None;
+        }
+        let colours = lexicon().meanings(Group::Colour).flat_map(|(_, words)| words.iter()).filter(|c| !c.contains(' '));
+        let mut near: Vec<&'static str> = colours.filter(|c| doubled(word, c) || distance(word, c) == 1).map(|c| c.as_str()).collect();
+        near.sort();
+        near.dedup();
+        match near.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
     }
 }
 

@@ -153,6 +153,7 @@ pub fn details(words: &[String]) -> Details {
         names_place,
         thanked: words.iter().any(|w| w.starts_with("thank")),
         renames: (0..words.len()).any(|i| lx.phrase_at(Class::RenameWords, words, i).is_some()),
+        faces_speaker: (0..words.len()).any(|i| lx.phrase_at(Class::FacingMe, words, i).is_some()),
         amount,
     }
 }

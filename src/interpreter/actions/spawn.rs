@@ -88,7 +88,16 @@ pub(super) fn spawn(turn: &mut Turn, a: &Action, times: Times) -> Result<Plan> {
     }
     let count = count as u32;
     let t = location::place_or_default(turn, a.location.as_ref(), Purpose::Place)?;
+    let under = t.step == Some(Pos::new(0, -1, 0));
     let at = match t.anchor {
+        // "under the bridge": in the room below it, if it has any.
+        Some(b) if under && !t.exact => match location::under_spot(turn.world, b) {
+            Some(p) => p,
+            None => {
+                let mob = crate::lexicon::lexicon().display_name(&mob);
+                return Err(Problem::say(format!("There's no room under it for a {mob}: it stands on the ground. I can put one next to it instead.")));
+            }
+        },
         // "by the tower": on the ground beside it, on the speaker's side — never inside a
         // hollow tower or on its top.
         Some(b) if t.step.is_none() && !t.inside && !t.exact => location::beside(turn.world, b, turn.speaker_block()),

@@ -168,6 +168,12 @@ fn in_speakers_frame(turn: &Turn, place: Option<&crate::logical_form::LocationAr
 /// tower", "a fence east of the house") it faces out from that side, so a wall runs along the
 /// thing's face instead of poking out of it. Otherwise it keeps the schematic's own turn.
 fn facing(turn: &Turn, place: Option<&crate::logical_form::LocationArg>, t: &Target, sch: Schematic) -> (Schematic, Option<Pos>) {
+    // "facing me": across the speaker's line of sight to the spot, wherever the spot is.
+    let to_spot = t.pos - turn.speaker_block();
+    if turn.details().faces_speaker && (to_spot.x, to_spot.z) != (0, 0) {
+        let s = if to_spot.x.abs() >= to_spot.z.abs() { Pos::new(to_spot.x.signum(), 0, 0) } else { Pos::new(0, 0, to_spot.z.signum()) };
+        return (sch.rotated(turns_to_face(s)), Some(Pos::new(-s.z, 0, s.x)));
+    }
     if in_speakers_frame(turn, place) {
         // Said to one side of them ("8 blocks south of here", "to my left"), it faces them as
         // they turn to look at it: a wall runs across their view of it, not end-on.
@@ -181,6 +187,14 @@ fn facing(turn: &Turn, place: Option<&crate::logical_form::LocationArg>, t: &Tar
     // them would.
     if let Some(a) = t.across.filter(|a| a.x == 0 || a.z == 0) {
         return (sch.rotated(turns_to_face(a)), Some(Pos::new(-a.z, 0, a.x)));
+    }
+    // On top of a long thing ("a glass wall on top of it", on a wall): along its length.
+    if let Some(b) = t.anchor.filter(|_| t.step.is_some_and(|s| s.y > 0)) {
+        let (dx, dz) = (b.max.x - b.min.x, b.max.z - b.min.z);
+        if dx != dz {
+            let look = if dz > dx { Pos::new(1, 0, 0) } else { Pos::new(0, 0, 1) };
+            return (sch.rotated(turns_to_face(look)), Some(Pos::new(-look.z, 0, look.x)));
+        }
     }
     match t.step.filter(|s| s.y == 0 && t.anchor.is_some() && !t.inside) {
         // Someone standing on that side looks back at the thing: along the step's opposite.
