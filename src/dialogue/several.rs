@@ -30,12 +30,14 @@ impl DialogueManager {
     pub(super) fn request_after_remark(&self, speaker: &str, memory: &Memory, chat: &str, whole: Option<Understood>) -> Option<Understood> {
         let chat_only = whole.as_ref().is_none_or(|r| r.lf.dialogue_type == DialogueType::Noop || r.confidence < self.guess_confidence);
         let unsure = whole.as_ref().is_some_and(|r| r.confidence < self.min_confidence);
-        if (chat_only || unsure)
-            && let Some(last) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t))
-            && let Some(request) = self.understand(speaker, memory, &last)
-            && request.lf.dialogue_type == DialogueType::HumanGiveCommand
-            && request.confidence >= if chat_only { self.guess_confidence } else { self.min_confidence }
-        {
+        let Some(last) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t)) else { return whole };
+        // "that blue cube looks ugly, can you make it white": a remark with no request in it,
+        // then a request surer than the whole line, is that request.
+        let before = &chat[..chat.len().saturating_sub(last.len())];
+        let remark = self.understand(speaker, memory, before).is_none_or(|r| r.lf.dialogue_type != DialogueType::HumanGiveCommand);
+        let Some(request) = self.understand(speaker, memory, &last).filter(|r| r.lf.dialogue_type == DialogueType::HumanGiveCommand) else { return whole };
+        let surer = remark && request.confidence >= self.min_confidence && whole.as_ref().is_some_and(|w| request.confidence > w.confidence);
+        if (chat_only || unsure || surer) && request.confidence >= if chat_only { self.guess_confidence } else { self.min_confidence } {
             return Some(request);
         }
         whole

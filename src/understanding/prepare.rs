@@ -222,10 +222,39 @@ fn side_facing_me(text: &str) -> String {
     [&words[..rel], &["in", "front", "of"][..], &words[rel + m..at], &words[at + n..]].concat().join(" ")
 }
 
+/// "make it tall, like 15 blocks": a measure word said before its number (after the rewrites
+/// dropped the "like") goes after it, where the measures read it ("make it 15 blocks tall").
+/// Only when the number has no measure word of its own ("10 long and 3 high" stays).
+fn measure_word_first(text: &str) -> String {
+    let lx = lexicon();
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    let mut i = 0;
+    while i + 1 < words.len() {
+        let number = lx.number(&words, i + 1).map(|(_, n)| n);
+        // A noun ("height 2") comes before its number by right (`[measure_nouns]`).
+        let adjective = lx.dimension(words[i]).is_some() && !lx.is(Class::MeasureNoun, words[i]);
+        if let (true, Some(n)) = (adjective, number) {
+            let mut end = i + 1 + n;
+            while words.get(end).is_some_and(|w| lx.unit(w).is_some()) {
+                end += 1;
+            }
+            let own = words.get(end).is_some_and(|w| lx.dimension(w).is_some() || lx.is(Class::By, w));
+            if !own && (i == 0 || lx.dimension(words[i - 1]).is_none()) {
+                let dim = words.remove(i);
+                words.insert(end - 1, dim);
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    words.join(" ")
+}
+
 /// The lexicon's rewrites applied ([`everyday::plain_verbs`]), and a name given in a build said
 /// as a naming step of its own ([`super::naming::named_when_built`]).
 pub(super) fn rewritten(text: &str) -> String {
-    let text = if on(Rule::Rewrites) { just_made(&pointing_at_a_description(&everyday::plain_verbs(&side_facing_me(&particle_back(text))))) } else { text.to_string() };
+    let text = if on(Rule::Rewrites) { just_made(&pointing_at_a_description(&measure_word_first(&everyday::plain_verbs(&side_facing_me(&particle_back(text)))))) } else { text.to_string() };
     if on(Rule::Naming) { super::naming::named_when_built(&text).unwrap_or(text) } else { text }
 }
 
@@ -247,6 +276,15 @@ mod tests {
         assert_eq!(remark_after_please("build a wall please, then dig a hole"), "build a wall please, then dig a hole");
         assert_eq!(remark_after_please("thanks, build a wall"), "thanks, build a wall");
         assert_eq!(remark_after_please("brick wall pls, height 2, length 8"), "brick wall pls, height 2, length 8");
+    }
+
+    #[test]
+    fn a_measure_word_before_its_number_goes_after_it() {
+        assert_eq!(measure_word_first("make it tall 15 blocks"), "make it 15 blocks tall");
+        assert_eq!(measure_word_first("a wall long 10 and high 3"), "a wall 10 long and 3 high");
+        assert_eq!(measure_word_first("a wall 10 long and 3 high"), "a wall 10 long and 3 high");
+        assert_eq!(measure_word_first("height 2 length 8"), "height 2 length 8");
+        assert_eq!(measure_word_first("a cube wide 3"), "a cube 3 wide");
     }
 
     #[test]

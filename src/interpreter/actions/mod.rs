@@ -172,7 +172,10 @@ fn action_plan(turn: &mut Turn, a: &Action, cond: Option<&RemoveCondition>, limi
 fn target_kind(turn: &Turn, span: Option<Span>) -> Option<TaskKind> {
     let words = turn.words(span?);
     let lx = crate::lexicon::lexicon();
-    words.iter().find_map(|w| lx.verb(w).and_then(|a| TaskKind::from_action_type(a.as_str())))
+    // "the wrong spot, undo it": the command's own verb in the span is no kind to undo; "undo
+    // the undo" names one, after a determiner.
+    let named = |k: usize| k > 0 && lx.is(crate::lexicon::Class::Determiner, &words[k - 1]);
+    (0..words.len()).find_map(|k| lx.verb(&words[k]).filter(|a| *a != ActionType::Undo || named(k)).and_then(|a| TaskKind::from_action_type(a.as_str())))
 }
 
 #[cfg(test)]
