@@ -169,8 +169,11 @@ impl Speller {
         // After "call", "named" … the line ends with the name ("call that thing rocky", "name the
         // blue tower lighthouse"): its last word is never a typo either.
         let names_last = words.iter().rev().skip(1).any(|w| lexicon().is(Class::NamingVerb, w));
+        // "the blue tower's name is frosty, now paint frosty white": the word after a naming
+        // phrase (`[name_is]`) is a name, here and wherever else the line says it.
+        let given: Vec<&str> = (0..words.len()).filter_map(|k| lexicon().phrase_at(Class::NameIs, &words, k).and_then(|n| words.get(k + n).copied())).collect();
         for (i, word) in words.iter().copied().enumerate() {
-            let name = naming || (names_last && i + 1 == words.len());
+            let name = naming || (names_last && i + 1 == words.len()) || given.contains(&word);
             let fixed = if name { None } else { self.suggest_at(word, i == 0).or_else(|| self.colour_before_a_shape(word, words.get(i + 1).copied())) };
             // After "call", "named" … the next word is a name ("call it zorp"): never a typo.
             let lead = lexicon().is(Class::NameLead, word) || lexicon().is(Class::GenericThing, word);
@@ -324,6 +327,8 @@ mod tests {
         assert_eq!(s.correct("call this the zorp").text, "call this the zorp");
         // The name ends the line, after "that thing" or the thing's words.
         assert_eq!(s.correct("call that thing piggi").text, "call that thing piggi");
+        // A name given after "name is" stays wherever the line says it.
+        assert_eq!(s.correct("the tower 's name is frosty then paint frosty white").text, "the tower 's name is frosty then paint frosty white");
         assert_eq!(s.correct("build a tpwer piggi").text, "build a tower piggy");
         // A three-letter word only becomes a game word, and a far word stays as typed.
         assert_eq!(s.correct("hey bob").text, "hey bob");
