@@ -29,8 +29,7 @@ use crate::logical_form::{ActionType, RelativeDirection};
 /// The lexicon file, compiled in.
 pub const SOURCE: &str = include_str!("../../data/lexicon.toml");
 
-static LEXICON: LazyLock<Lexicon> =
-    LazyLock::new(|| Lexicon::parse(SOURCE).unwrap_or_else(|e| panic!("data/lexicon.toml is malformed: {e}")));
+static LEXICON: LazyLock<Lexicon> = LazyLock::new(|| Lexicon::parse(SOURCE).unwrap_or_else(|e| panic!("data/lexicon.toml is malformed: {e}")));
 
 /// The lexicon every module reads (parsed from `data/lexicon.toml` on first use).
 pub fn lexicon() -> &'static Lexicon {
@@ -224,8 +223,7 @@ sections! {
         BlockCount = "block_count",
         /// Words asking only about the most recent one ("last", "latest").
         Latest = "latest",
-        /// After a thing, words saying the bot just made it ("the pyramid *you just made*").
-        JustMade = "just_made",
+        JustMade = "just_made", // after a thing: the bot just made it ("the pyramid you just made")
         /// Verbs of two words whose second may follow the thing ("knock greg *down*").
         SplitVerb = "split_verbs",
         /// A build turned to face the speaker ("a wall *facing me*").
