@@ -30,14 +30,19 @@ impl DialogueManager {
     pub(super) fn request_after_remark(&self, speaker: &str, memory: &Memory, chat: &str, whole: Option<Understood>) -> Option<Understood> {
         let chat_only = whole.as_ref().is_none_or(|r| r.lf.dialogue_type == DialogueType::Noop || r.confidence < self.guess_confidence);
         let unsure = whole.as_ref().is_some_and(|r| r.confidence < self.min_confidence);
-        let Some(last) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t)) else { return whole };
-        // "that blue cube looks ugly, can you make it white": a remark with no request in it,
-        // then a request surer than the whole line, is that request.
-        let before = &chat[..chat.len().saturating_sub(last.len())];
-        let remark = self.understand(speaker, memory, before).is_none_or(|r| r.lf.dialogue_type != DialogueType::HumanGiveCommand);
-        let Some(request) = self.understand(speaker, memory, &last).filter(|r| r.lf.dialogue_type == DialogueType::HumanGiveCommand) else { return whole };
-        let surer = remark && request.confidence >= self.min_confidence && whole.as_ref().is_some_and(|w| request.confidence > w.confidence);
-        if (chat_only || unsure || surer) && request.confidence >= if chat_only { self.guess_confidence } else { self.min_confidence } {
+        let Some((before, last)) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t)) else { return whole };
+        let Some(request) = self.understand(speaker, memory, last).filter(|r| r.lf.dialogue_type == DialogueType::HumanGiveCommand) else { return whole };
+        if request.confidence < if chat_only { self.guess_confidence } else { self.min_confidence } {
+            return whole;
+        }
+        // "that blue cube looks ugly, can you make it white": a remark (chit-chat, not a naming
+        // or another request) before a request surer than the whole line is that request. The
+        // remark is read only when it could change the answer.
+        let surer = || {
+            whole.as_ref().is_some_and(|w| request.confidence > w.confidence)
+                && self.understand(speaker, memory, before).is_none_or(|r| r.lf.dialogue_type == DialogueType::Noop)
+        };
+        if chat_only || unsure || surer() {
             return Some(request);
         }
         whole

@@ -368,20 +368,20 @@ pub fn ground(world: &dyn World, x: i32, z: i32, y: i32) -> i32 {
     y
 }
 
-/// A spot under `b` where a body fits, nearest its middle: air with ground below and the thing
-/// above it in the same column ("spawn a cow under the bridge"). `None` when the thing stands
-/// on the ground everywhere.
+/// A spot under `b` where a body fits, nearest its middle: two blocks of air with ground below
+/// and the thing above them in the same column ("spawn a cow under the bridge"). `None` when
+/// the thing stands on the ground everywhere, or leaves no room a mob stands in.
 pub fn under_spot(world: &dyn World, b: BBox) -> Option<Pos> {
     let c = reference::centre(&b).block();
+    let solid = |x: i32, y: i32, z: i32| world.block_at(Pos::new(x, y, z)).is_solid();
     let mut spots: Vec<Pos> = Vec::new();
     for x in b.min.x..=b.max.x {
         for z in b.min.z..=b.max.z {
-            // Down from the top: through the thing, then the first spot with room.
-            let roof = (b.min.y..=b.max.y).rev().find(|&y| world.block_at(Pos::new(x, y, z)).is_solid());
-            let Some(roof) = roof else { continue };
-            let spot = (roof - 16..roof).rev().map(|y| Pos::new(x, y, z)).find(|p| world.block_at(p.down(1)).is_solid() && !world.block_at(*p).is_solid());
-            if let Some(p) = spot.filter(|p| (p.y..roof).all(|y| !world.block_at(Pos::new(x, y, z)).is_solid())) {
-                spots.push(p);
+            // The thing's lowest block in the column, then the air below it down to the ground.
+            let Some(bottom) = (b.min.y..=b.max.y).find(|&y| solid(x, y, z)) else { continue };
+            let Some(floor) = (bottom - 16..bottom).rev().take_while(|&y| !solid(x, y, z)).last() else { continue };
+            if solid(x, floor - 1, z) && bottom - floor >= 2 {
+                spots.push(Pos::new(x, floor, z));
             }
         }
     }
@@ -413,5 +413,10 @@ mod tests {
             w.set_block_by(Pos::new(x, 5, 0), stone, Actor::Agent);
         }
         assert_eq!(under_spot(&w, BBox::new(Pos::new(10, 5, 0), Pos::new(12, 5, 0))), None);
+        // A deck one block over the grass leaves no room to stand in.
+        for x in 20..=22 {
+            w.set_block_by(Pos::new(x, 6, 0), stone, Actor::Agent);
+        }
+        assert_eq!(under_spot(&w, BBox::new(Pos::new(20, 6, 0), Pos::new(22, 6, 0))), None);
     }
 }

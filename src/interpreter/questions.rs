@@ -66,8 +66,8 @@ pub fn answer(turn: &mut Turn, lf: &LogicalForm, tasks: &TaskStack) -> String {
         },
         _ => None,
     };
-    // "the last pyramid": the most recent of them (`reference::without_latest`).
-    let (unranked, latest) = super::reference::without_latest(filters, turn);
+    // "the last pyramid": the most recent of them (`reference::without_newest`).
+    let (unranked, latest) = super::reference::without_newest(filters);
     let filters = if latest { &unranked } else { filters };
     let counting = matches!(filters.output, Some(Output::Kind(OutputKind::Count))) || turn.details().counting;
     // "what is that" with nothing remembered there: say what the block is.

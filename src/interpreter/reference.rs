@@ -121,36 +121,14 @@ pub(crate) fn without_generic(filters: &Filters, turn: &Turn) -> (Filters, bool)
     (f, constrained)
 }
 
-/// "the last tower", "the latest thing": the filters without the words that ask for the most
-/// recent one (`[latest]`), which the parser writes as a tag or inside the name, and whether
-/// they were said.
-pub(crate) fn without_latest(filters: &Filters, turn: &Turn) -> (Filters, bool) {
-    let lx = crate::lexicon::lexicon();
-    let Some(WhereClause::And(items)) = &filters.where_clause else { return (filters.clone(), false) };
-    let mut latest = false;
-    let mut kept = Vec::new();
-    for item in items {
-        let WhereItem::Triple(t) = item else {
-            kept.push(item.clone());
-            continue;
-        };
-        let Some(span) = t.obj_span().filter(|_| matches!(t.pred_text, Predicate::HasName | Predicate::HasTag)) else {
-            kept.push(item.clone());
-            continue;
-        };
-        let words = turn.words(span);
-        match lx.phrase_at(crate::lexicon::Class::Latest, &words, 0) {
-            Some(n) if n == words.len() => latest = true,
-            Some(n) => {
-                latest = true;
-                kept.push(WhereItem::Triple(Triple::new(t.pred_text.clone(), Span::new(span.start + n, span.end))));
-            }
-            None => kept.push(item.clone()),
-        }
+/// "the last tower", "the latest thing": the filters without a selector for the newest
+/// (understanding writes the words that ask for it so, `understanding::latest`), and whether
+/// they had one.
+pub(crate) fn without_newest(filters: &Filters) -> (Filters, bool) {
+    if !filters.selector.as_ref().is_some_and(SelectorArg::is_newest) {
+        return (filters.clone(), false);
     }
-    let mut f = filters.clone();
-    f.where_clause = (!kept.is_empty()).then_some(WhereClause::And(kept));
-    (f, latest)
+    (Filters { selector: None, ..filters.clone() }, true)
 }
 
 /// The thing built last that fits the filters (any thing built, when they say nothing more).
@@ -412,10 +390,15 @@ pub fn resolve(turn: &mut Turn, r: &ReferenceObject, want: Want) -> Result<Vec<R
         }
     }
     let coref = filters.contains_coreference.is_some() || r.contains_coreference == Some(Coreference::Yes);
-    let (filters, latest) = without_latest(&filters, turn);
-    let (filters, constrained) = without_generic(&filters, turn);
+    let (filters, latest) = without_newest(&filters);
+    let (mut filters, constrained) = without_generic(&filters, turn);
     if latest {
-        return last_built(turn, &filters, constrained, want).map(|x| vec![x]);
+        match last_built(turn, &filters, constrained, want) {
+            Ok(x) => return Ok(vec![x]),
+            // Nothing like it built by the bot: the newest such thing memory holds.
+            Err(_) if constrained => filters.selector = Some(SelectorArg::newest()),
+            Err(e) => return Err(e),
+        }
     }
 
     if !constrained {
@@ -508,10 +491,10 @@ fn attend(turn: &mut Turn, r: &Referent) {
 /// parser writes as one plural name twice. When both references are the same words, they are
 /// two different things that fit them: the two there are, or the two nearest the speaker.
 pub fn resolve_two(turn: &mut Turn, a: &ReferenceObject, b: &ReferenceObject) -> Result<(Referent, Referent)> {
-    if a.filters != b.filters || a.filters.is_none() {
+    let (Some(f), true) = (&a.filters, a.filters == b.filters) else {
         return Ok((resolve_one(turn, a, Want::Anything)?, resolve_one(turn, b, Want::Anything)?));
-    }
-    let (filters, constrained) = without_generic(a.filters.as_ref().unwrap_or(&Filters::default()), turn);
+    };
+    let (filters, constrained) = without_generic(f, turn);
     if !constrained {
         return Err(Problem::say("Between which two things?"));
     }

@@ -40,6 +40,9 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Ordered<T> {
 #[serde(untagged)]
 enum Item {
     Words(Vec<String>),
+    /// Slots of alternatives separated by `|` (an empty one leaves the slot out): every phrase
+    /// made of one choice per slot.
+    Combined(Vec<Vec<String>>),
     Int(i64),
     Float(f64),
     Text(String),
@@ -49,6 +52,7 @@ impl Item {
     fn kind(&self) -> &'static str {
         match self {
             Item::Words(_) => "a list of words",
+            Item::Combined(_) => "a list of slot lists",
             Item::Int(_) | Item::Float(_) => "a number",
             Item::Text(_) => "a text",
         }
@@ -73,11 +77,42 @@ fn words(section: &str, key: &str, item: Item) -> Result<Vec<String>, String> {
     }
 }
 
-fn class(name: &str, mut section: Section) -> Result<Entries, String> {
-    match section.pop() {
-        Some((k, item)) if k == "words" && section.is_empty() => Ok(Entries::new(words(name, &k, item)?)),
-        _ => Err(format!("[{name}]: a word class has exactly one key, `words`")),
+/// A word class: `words`, and optionally `combined`, phrases said in many small variations
+/// ("and once ur done with that") written as their slots instead of one by one.
+fn class(name: &str, section: Section) -> Result<Entries, String> {
+    let mut out = Vec::new();
+    let mut has_words = false;
+    for (k, item) in section {
+        match (k.as_str(), item) {
+            ("words", item) => {
+                has_words = true;
+                out.extend(words(name, &k, item)?);
+            }
+            ("combined", Item::Combined(lines)) => {
+                for slots in lines {
+                    for phrase in combinations(&slots) {
+                        let phrase = entry(name, &phrase)?;
+                        if !out.contains(&phrase) {
+                            out.push(phrase);
+                        }
+                    }
+                }
+            }
+            _ => return Err(format!("[{name}]: a word class has the key `words`, and may have `combined` (a list of slot lists)")),
+        }
     }
+    if !has_words {
+        return Err(format!("[{name}]: a word class has the key `words`"));
+    }
+    Ok(Entries::new(out))
+}
+
+/// Every phrase of one choice per slot, in order; a slot's alternatives are split at `|`, and
+/// an empty one leaves the slot out.
+fn combinations(slots: &[String]) -> Vec<String> {
+    slots.iter().fold(vec![String::new()], |made, slot| {
+        made.iter().flat_map(|m| slot.split('|').map(move |alt| [m.as_str(), alt.trim()].iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(" "))).collect()
+    })
 }
 
 type GroupData = (Vec<(String, Vec<String>)>, Entries, Vec<usize>);

@@ -111,6 +111,7 @@ sections! {
         RewriteAfter = "rewrite_after",
         /// Words before a number that say it is not exact ("*about* 10 blocks").
         Approximately = "approximately",
+        Intensifier = "intensifiers", // before a size word, only a stronger one ("*really* tall")
         EmptyPhrase = "empty_phrases",
         NamingVerb = "naming_verbs",
         NameLead = "name_leads",

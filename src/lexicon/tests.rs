@@ -26,6 +26,18 @@ fn broken_files_are_errors_not_panics() {
     assert!(Lexicon::parse(&upper).unwrap_err().contains("lower case"));
     let wrong = SOURCE.replace("hundred = 100", "hundred = \"100\"");
     assert!(Lexicon::parse(&wrong).unwrap_err().contains("expected a number"));
+    let slots = SOURCE.replace("combined = [", "combined = [\n  [\"and|\", \"When\"],");
+    assert!(Lexicon::parse(&slots).unwrap_err().contains("lower case"));
+}
+
+#[test]
+fn combined_phrases_are_every_choice_of_their_slots() {
+    let lx = lexicon();
+    // `["and|", "when|once|after", …, "|with that|…"]`: with and without the optional slots.
+    for line in ["and once ur done with that", "when you are finished", "after youre done with it", "once thats done"] {
+        assert_eq!(lx.phrase_at(Class::Connector, &words(line), 0), Some(words(line).len()), "{line}");
+    }
+    assert!(!lx.is(Class::Connector, "and once"));
 }
 
 #[test]

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::attribute::Attribute;
+use super::vocab::AttributeName;
 use super::location::{Location, SelectorLocation};
 use super::shape::Fixed;
 use super::span::Span;
@@ -49,6 +50,21 @@ impl SelectorArg {
             SelectorArg::Selector(selector) => Some(selector),
             SelectorArg::Kind(_) => None,
         }
+    }
+
+    /// "the last tower": the most recent one, the greatest `BORN_TIME` (as the annotations
+    /// write it).
+    pub fn newest() -> SelectorArg {
+        let quantity = Quantity { attribute: Some(Attribute::Name(AttributeName::BornTime)), location: None };
+        let ranked = Ranked { argval: ArgVal { polarity: Polarity::Max, quantity } };
+        SelectorArg::Selector(Box::new(Selector { return_quantity: Some(ReturnQuantity::Ranked(ranked)), ..Selector::default() }))
+    }
+
+    /// Does it ask for the most recent one only (the greatest `BORN_TIME` or `CREATE_TIME`)?
+    pub fn is_newest(&self) -> bool {
+        let Some(Selector { return_quantity: Some(ReturnQuantity::Ranked(r)), ordinal: None, .. }) = self.as_selector() else { return false };
+        let by_time = matches!(r.argval.quantity.attribute, Some(Attribute::Name(AttributeName::BornTime | AttributeName::CreateTime)));
+        r.argval.polarity == Polarity::Max && by_time && r.argval.quantity.location.is_none()
     }
 }
 

@@ -107,6 +107,8 @@ pub struct Details {
     pub renames: bool,
     /// "facing me": a build turned to face the speaker, wherever it stands.
     pub faces_speaker: bool,
+    /// "make it 20 high" on its own: new measures for the thing talked about, not a new build.
+    pub resizes: bool,
     /// How many without a number.
     pub amount: Option<Amount>,
 }

@@ -31,7 +31,7 @@ pub(super) struct FromWords {
     /// triples, or spanned those words, the words settled it.
     pub detailed: Vec<usize>,
     /// The words asking for the most recent thing ("the *last* tower",
-    /// [`super::details::latest_words`]): whether the form holds them as a tag or a selector,
+    /// [`super::latest::words`]): whether the form holds them as a tag or a selector,
     /// and in how many triples, was settled by them.
     pub latest: Vec<usize>,
 }

@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 use crate::logical_form::{Action, ActionType, LocationArg, Predicate, ReferenceObject, Span, Spans, Triple, WhereClause, WhereItem, covered};
+use crate::lexicon::Class;
 use crate::world::Block;
 use crate::world::blocks::canonical_colour;
 
@@ -76,7 +77,7 @@ pub fn put_down(action: &mut Action, tokens: &[String]) -> bool {
     let Some(LocationArg::Location(l)) = action.location.as_ref() else { return false };
     // One word, right after the thing's name, and that word is "down".
     let down = l.relative_direction == Some(Down)
-        && l.text_span.is_some_and(|s| s.start == s.end && s.start.checked_sub(1) == name_end && crate::lexicon::lexicon().relative(&tokens[s.start]) == Some(Down));
+        && l.text_span.is_some_and(|s| s.start == s.end && name_end.is_some_and(|e| s.start == e + 1) && crate::lexicon::lexicon().relative(&tokens[s.start]) == Some(Down));
     if down {
         action.location = None;
     }
@@ -209,20 +210,6 @@ pub fn described_things(action: &Action) -> Vec<usize> {
     things.into_iter().filter_map(one_run).flatten().collect()
 }
 
-/// "destroy the *last* tower": the words of the things the action refers to that ask for the
-/// most recent one (`[latest]`). The interpreter reads them from the thing's words, whether the
-/// form holds them as a tag, in the name or as a selector
-/// (`interpreter::reference::without_latest`), so how the parser wrote them is no doubt.
-pub fn latest_words(action: &Action, tokens: &[String]) -> Vec<usize> {
-    let mut things: Vec<&ReferenceObject> = action.reference_object.iter().filter_map(|r| r.as_object()).collect();
-    if let Some(LocationArg::Location(l)) = &action.location {
-        things.extend(l.reference_object.iter().map(|r| &**r));
-    }
-    let lx = crate::lexicon::lexicon();
-    let spans = things.into_iter().filter_map(|t| t.text_span);
-    spans.flat_map(|s| s.start..=s.end).filter(|&k| tokens.get(k).is_some_and(|w| lx.is(crate::lexicon::Class::Latest, w))).collect()
-}
-
 /// The words of a reference's description when they are one run ending in its name.
 fn one_run(thing: &ReferenceObject) -> Option<std::ops::RangeInclusive<usize>> {
     let Some(WhereClause::And(items)) = thing.filters.as_ref()?.where_clause.as_ref() else { return None };
@@ -249,10 +236,12 @@ fn one_run(thing: &ReferenceObject) -> Option<std::ops::RangeInclusive<usize>> {
 pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<String> {
     let mut seen = covered(lf, Spans::Pointed);
     seen.extend(covered(lf, Spans::Phrases));
-    // A step no span points into ("call it sunny and then …": a naming, which the dialogue
-    // carries out beside the form) is not the form's to use.
+    // A naming step no span points into ("call it sunny and then …", which the dialogue
+    // carries out beside the form) is not the form's to use; any other step's words are.
+    let lx = crate::lexicon::lexicon();
     let steps = super::sequence::steps(tokens);
-    let in_form = |k: usize| super::sequence::step_of(&steps, k).is_some_and(|r| seen.iter().any(|s| r.contains(s)));
+    let naming = |r: &Range<usize>| tokens[r.clone()].iter().any(|w| lx.is(Class::CallVerb, w) || lx.is(Class::NamingVerb, w));
+    let in_form = |k: usize| super::sequence::step_of(&steps, k).is_some_and(|r| !naming(&r) || seen.iter().any(|s| r.contains(s)));
     tokens
         .iter()
         .enumerate()

@@ -56,8 +56,10 @@ pub fn plain_verbs(normalized: &str) -> String {
         let direction = |w: &str| lx.compass(w).is_some() || lx.relative(w).is_some();
         let next_number = || words.get(i + 1).is_some_and(|w| number(w) || lx.is(Class::Approximately, w));
         let lasting = words[i] == "for" && i > 0 && direction(words[i - 1]) && next_number();
+        // "a *really* tall tower": only a stronger "tall".
+        let intensifier = lx.is(Class::Intensifier, words[i]) && words.get(i + 1).is_some_and(|w| lx.size(w).is_some() || lx.dimension(w).is_some());
         match rewrite {
-            _ if rough || lasting => i += 1,
+            _ if rough || lasting || intensifier => i += 1,
             Some((to, n)) => {
                 out.extend(to.split(' ').filter(|w| !w.is_empty()));
                 i += n;
@@ -425,6 +427,10 @@ mod tests {
     fn unusual_verbs_become_ones_the_parser_knows() {
         assert_eq!(plain_verbs("lay down a 20 by 20 floor of stone"), "build a 20 by 20 floor of stone");
         assert_eq!(plain_verbs("get rid of the blue cube"), "destroy the blue cube");
+        // An intensifier before a size word goes; elsewhere it stays.
+        assert_eq!(plain_verbs("i need a really tall tower"), "i need a tall tower");
+        assert_eq!(plain_verbs("build a pretty big house"), "build a big house");
+        assert_eq!(plain_verbs("build a pretty house"), "build a pretty house");
         assert_eq!(plain_verbs("build a wall after that knock it down"), "build a wall after that destroy it");
         assert_eq!(plain_verbs("go south for 20 blocks"), "go south 20 blocks");
         assert_eq!(plain_verbs("go south for me"), "go south for me");

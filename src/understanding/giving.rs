@@ -151,10 +151,8 @@ pub fn builds_a_block(action: &Action, tokens: &[String], step: std::ops::Range<
         return None;
     }
     // All the thing's words: "a *gold* block" is named "block" and made of gold.
-    let mut spans: Vec<Span> = s.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span()).collect();
-    spans.sort_by_key(|sp| sp.start);
-    spans.dedup_by_key(|sp| sp.start);
-    let at: Vec<usize> = spans.iter().flat_map(|sp| sp.start..=sp.end).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let spans = s.filters.iter().flat_map(|f| f.triples()).filter_map(|t| t.obj_span());
+    let at: Vec<usize> = spans.flat_map(|sp| sp.start..=sp.end).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
     let words: Vec<String> = at.iter().filter_map(|&k| tokens.get(k).cloned()).collect();
     let block = action.action_type == ActionType::Build && !words.is_empty() && is_item(&words) && crate::world::rules::mob_kind(&words).is_none();
     block.then_some(at)

@@ -28,6 +28,7 @@ pub mod everyday;
 pub mod exact;
 pub mod giving;
 pub mod jobs;
+pub mod latest;
 pub mod measures;
 pub mod names;
 pub mod naming;
@@ -172,7 +173,15 @@ impl Understanding {
 
     /// Steps 2–4 for the line with its typos fixed (`fixed`) and without (`unfixed`): the fixed
     /// reading unless it loses a command the unfixed one has, or is less sure of the same kind.
+    /// The reading leaves with the words asking for the most recent thing written as the form's
+    /// selector ([`latest::mark`]).
     pub fn read_best(&self, fixed: &str, unfixed: &str) -> Option<Reading> {
+        let mut best = self.choose_best(fixed, unfixed)?;
+        latest::mark(&mut best.lf, &tokenize(&best.text));
+        Some(best)
+    }
+
+    fn choose_best(&self, fixed: &str, unfixed: &str) -> Option<Reading> {
         let with = self.read_prepared(fixed);
         if fixed == unfixed {
             return with;
@@ -483,7 +492,7 @@ impl Understanding {
                 changed |= down;
                 located |= down;
                 described |= details::said_plainly(action, &tokens);
-                latest.extend(details::latest_words(action, &tokens));
+                latest.extend(latest::words(action, &tokens));
             }
             // The ranking and the name it ranks are read from the words ("the closest green
             // tower"): the parser's doubts about them no longer count.

@@ -83,9 +83,20 @@ fn remark_after_please(chat: &str) -> String {
     let Some(remark) = PLEASE.captures(chat).and_then(|c| c.get(1)) else { return chat.to_string() };
     let lx = lexicon();
     let words: Vec<String> = remark.as_str().split(|c: char| !c.is_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
-    // "height 2, length 8" after a "pls" is more of the request: numbers and what describes a
-    // thing are never a remark.
-    let request = words.iter().any(|w| lx.is(Class::StepVerb, w) || lx.is(Class::Connector, w) || lx.describes(w) || lx.dimension(w).is_some() || lx.number(&[w.as_str()], 0).is_some());
+    // "height 2, length 8" after a "pls" is more of the request: numbers, what describes a
+    // thing, a place ("next to the tower", "north of here") and a naming ("it's called bob")
+    // are never a remark.
+    let request = words.iter().enumerate().any(|(i, w)| {
+        lx.is(Class::StepVerb, w)
+            || lx.is(Class::Connector, w)
+            || lx.is(Class::NamingVerb, w)
+            || lx.describes(w)
+            || lx.dimension(w).is_some()
+            || lx.compass(w).is_some()
+            || lx.number(&[w.as_str()], 0).is_some()
+            || lx.relation_at(&words, i).is_some()
+            || lx.phrase_at(Class::NameIs, &words, i).is_some()
+    });
     if request || words.len() < 2 { chat.to_string() } else { chat[..remark.start()].to_string() }
 }
 
@@ -181,8 +192,16 @@ fn just_made(text: &str) -> String {
     // "what was the last thing you built" is a question the lexicon knows as it is.
     // So is "the first thing you built", and "the biggest tower you made" ranks another way.
     let ranked = |w: &str| lx.is(Class::Latest, w) || lx.is(Class::Earliest, w) || lx.value(crate::lexicon::Values::Ordinal, w).is_some() || lx.meaning(crate::lexicon::Group::Superlative, w).is_some();
+    // "destroy the towers you built" is all of them, not the last one; "both of
+    // the things you just made" counts the last ones.
+    let counted = (the.saturating_sub(3)..the).any(|k| lx.number(&words, k).is_some());
+    let plural = lx.singular(words[at - 1]).is_some() && !counted;
     if at - the < 2 || (the + 1..at).any(|k| ranked(words[k])) {
         return text.to_string();
+    }
+    if plural {
+        // lexicon: the words written for the parser (what it reads best), not words read from chat
+        return [&words[..the], &["all"][..], &words[the..at], rest].concat().join(" ");
     }
     [&words[..the], &["the", "last"][..], &words[the + 1..at], rest].concat().join(" ")
 }
@@ -217,7 +236,11 @@ fn side_facing_me(text: &str) -> String {
     let lx = lexicon();
     let words: Vec<&str> = text.split_whitespace().collect();
     let Some((at, n)) = (1..words.len()).find_map(|i| lx.phrase_at(Class::SideFacingMe, &words, i).map(|n| (i, n))) else { return text.to_string() };
-    let Some((rel, m)) = (0..at).rev().find_map(|k| lx.phrase_at(Class::AnySide, &words, k).map(|m| (k, m))) else { return text.to_string() };
+    // The relation is in this step (no connector or verb between), and a thing follows it
+    // ("by the tower", not the "by" of "5 by 3").
+    let same_step = (0..at).rev().take_while(|&k| words[k] != "and" && lx.phrase_at(Class::Connector, &words, k).is_none() && lx.verb(words[k]).is_none());
+    let thing_at = |k: usize| words.get(k).is_some_and(|w| *w == "the" || lx.phrase_at(Class::Pointing, &words, k).is_some());
+    let Some((rel, m)) = same_step.filter_map(|k| lx.phrase_at(Class::AnySide, &words, k).map(|m| (k, m))).find(|&(k, m)| thing_at(k + m)) else { return text.to_string() };
     // lexicon: the words written for the parser (what it reads best), not words read from chat
     [&words[..rel], &["in", "front", "of"][..], &words[rel + m..at], &words[at + n..]].concat().join(" ")
 }
@@ -276,6 +299,10 @@ mod tests {
         assert_eq!(remark_after_please("build a wall please, then dig a hole"), "build a wall please, then dig a hole");
         assert_eq!(remark_after_please("thanks, build a wall"), "thanks, build a wall");
         assert_eq!(remark_after_please("brick wall pls, height 2, length 8"), "brick wall pls, height 2, length 8");
+        // A place or a naming after the "please" is the request's own.
+        assert_eq!(remark_after_please("build a wall please, next to the tower"), "build a wall please, next to the tower");
+        assert_eq!(remark_after_please("build a wall please, north of here"), "build a wall please, north of here");
+        assert_eq!(remark_after_please("build a tower please, it's called bob"), "build a tower please, it's called bob");
     }
 
     #[test]
@@ -312,6 +339,9 @@ mod tests {
         assert_eq!(just_made("what was the first thing you built"), "what was the first thing you built");
         assert_eq!(just_made("what did you build"), "what did you build");
         assert_eq!(just_made("show me what you made"), "show me what you made");
+        // A plural is every such thing.
+        assert_eq!(just_made("destroy the towers you built"), "destroy all the towers");
+        assert_eq!(just_made("undo both of the things you just made"), "undo both of the last things");
     }
 
     #[test]

@@ -88,12 +88,7 @@ pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
         {
             // What the step says replaces what the build said of the same kind ("3 high" for
             // the height it had).
-            let is_it = |i: &WhereItem| matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| s.words(&tokens).iter().all(|w| lexicon().is(Class::Pointing, w) || w == "one")));
-            let said: Vec<WhereItem> = new.and_items().into_iter().filter(|i| !is_it(i)).collect();
-            let kind = |i: &WhereItem| match i {
-                WhereItem::Triple(t) => Some(t.pred_text.clone()),
-                _ => None,
-            };
+            let said: Vec<WhereItem> = new.and_items().into_iter().filter(|i| !names_nothing(i, &tokens)).collect();
             let mut items: Vec<WhereItem> = thing.and_items().into_iter().filter(|i| kind(i).is_none_or(|k| !said.iter().any(|n| kind(n) == Some(k.clone())))).collect();
             items.extend(said);
             thing.set_and_items(items);
@@ -106,6 +101,24 @@ pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
         actions.extend(step);
     }
     super::checked(text, LogicalForm::command(actions))
+}
+
+/// What kind of detail an item says: its predicate.
+fn kind(i: &WhereItem) -> Option<Predicate> {
+    match i {
+        WhereItem::Triple(t) => Some(t.pred_text.clone()),
+        _ => None,
+    }
+}
+
+/// Is `i` a name whose every word is `ok`?
+fn name_over(i: &WhereItem, tokens: &[String], ok: impl Fn(&str) -> bool) -> bool {
+    matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| s.words(tokens).iter().all(|w| ok(w))))
+}
+
+/// A name that names nothing new: "it", "that", "one" ("make it 3 high", "a stone one").
+fn names_nothing(i: &WhereItem, tokens: &[String]) -> bool {
+    name_over(i, tokens, |w| lexicon().is(Class::Pointing, w) || lexicon().is(Class::GenericThing, w))
 }
 
 /// "build two cubes and paint *them* orange": several things just built, painted as a whole, are
@@ -124,11 +137,8 @@ fn paints_them(tokens: &[String], built: &Action, change: &Action) -> bool {
 fn describes_it_again(tokens: &[String], built: &Action, change: &Action) -> bool {
     let (Some(thing), Some(new)) = (built.schematic.as_ref(), change.schematic.as_ref()) else { return false };
     let items = new.and_items();
-    let kind = |i: &WhereItem| match i {
-        WhereItem::Triple(t) => Some(t.pred_text.clone()),
-        _ => None,
-    };
-    let one = |i: &WhereItem| matches!(i, WhereItem::Triple(t) if t.pred_text == Predicate::HasName && t.obj_span().is_some_and(|s| s.words(tokens) == ["one"]));
+    // "a stone *one*": a name that is the generic "one" (not "it": that points at a thing).
+    let one = |i: &WhereItem| name_over(i, tokens, |w| lexicon().is(Class::GenericThing, w) && !lexicon().is(Class::Pointing, w));
     let had: Vec<Predicate> = thing.and_items().iter().filter_map(kind).collect();
     let adds_only = items.iter().filter(|i| !one(i)).all(|i| kind(i).is_some_and(|k| k != Predicate::HasName && !had.contains(&k)));
     let counted = new.filters.as_ref().is_some_and(|f| f.selector.is_some());
@@ -142,8 +152,7 @@ fn changes_what_was_built(tokens: &[String], offset: usize, change: &Action) -> 
     let made = tokens.get(offset).is_some_and(|w| lx.verb(w) == Some(ActionType::Build)) && tokens.get(offset + 1).is_some_and(|w| lx.is(Class::Pointing, w));
     let items = change.schematic.as_ref().map(|s| s.and_items()).unwrap_or_default();
     // A name over "it" itself names nothing new.
-    let names_it = |t: &crate::logical_form::Triple| t.obj_span().is_some_and(|s| s.words(tokens).iter().all(|w| lx.is(Class::Pointing, w)));
-    let unnamed = !items.is_empty() && items.iter().all(|i| matches!(i, WhereItem::Triple(t) if t.pred_text != Predicate::HasName || names_it(t)));
+    let unnamed = !items.is_empty() && items.iter().all(|i| kind(i).is_some_and(|k| k != Predicate::HasName) || name_over(i, tokens, |w| lx.is(Class::Pointing, w)));
     made && unnamed && change.action_type == ActionType::Build
 }
 

@@ -62,7 +62,7 @@ pub fn questions(chat: &str) -> Option<Vec<String>> {
 /// a step, and something was said before it: "ngl that wall is ugly, tear it down" → "tear it
 /// down". `prepare` is understanding's step 1, so shorthand counts ("gimme 3" opens with
 /// "give").
-pub fn request_after_remark(chat: &str, prepare: impl Fn(&str) -> String) -> Option<String> {
+pub fn request_after_remark<'a>(chat: &'a str, prepare: impl Fn(&str) -> String) -> Option<(&'a str, &'a str)> {
     if !on(Rule::RequestAfterRemark) {
         return None;
     }
@@ -80,7 +80,7 @@ pub fn request_after_remark(chat: &str, prepare: impl Fn(&str) -> String) -> Opt
     }
     // "(would you) mind digging a hole for me?": a request may open with the verb's other forms.
     let verb = |w: &str| lx.is(Class::StepVerb, w) || lx.is(Class::CommandStart, w) || lx.verb(w).is_some();
-    words.get(k).is_some_and(|w| verb(w)).then(|| last.to_string())
+    words.get(k).is_some_and(|w| verb(w)).then_some((before, last))
 }
 
 #[cfg(test)]
@@ -101,8 +101,10 @@ mod tests {
     #[test]
     fn a_request_after_a_remark_is_the_last_sentence() {
         let same = |t: &str| normalize(t);
-        assert_eq!(request_after_remark("ngl that wall is ugly, tear it down", same).as_deref(), Some("tear it down"));
-        assert_eq!(request_after_remark("i'm bored. ok now build a red tower!!", same).as_deref(), Some("ok now build a red tower!!"));
+        assert_eq!(request_after_remark("ngl that wall is ugly, tear it down", same).map(|(_, l)| l), Some("tear it down"));
+        assert_eq!(request_after_remark("i'm bored. ok now build a red tower!!", same).map(|(_, l)| l), Some("ok now build a red tower!!"));
+        // Spaces after the request are no part of either side.
+        assert_eq!(request_after_remark("ugh, build ñ     ", same), Some(("ugh", "build ñ")));
         assert_eq!(request_after_remark("that wall is ugly", same), None);
         assert_eq!(request_after_remark("nice, thanks", same), None);
         assert_eq!(request_after_remark(", build a tower", same), None);

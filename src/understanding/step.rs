@@ -25,7 +25,14 @@ pub struct Step {
 impl Step {
     /// A whole line as one step (a question, a naming, a one-action command).
     pub fn whole(text: &str, lf: LogicalForm) -> Step {
-        Step { lf, form: form(text) }
+        Step::new(lf, &tokenize(text))
+    }
+
+    /// A step of `words`: its form, with the words asking for the most recent thing written as
+    /// the form's own selector ([`super::latest`]), and the details of its words.
+    fn new(mut lf: LogicalForm, words: &[String]) -> Step {
+        super::latest::mark(&mut lf, words);
+        Step { lf, form: form_of(words) }
     }
 }
 
@@ -67,7 +74,7 @@ pub fn split_with(text: &str, lf: &LogicalForm, naming: impl Fn(&str) -> Option<
             }
             // Spans across steps: this action keeps the whole line's words.
             None => match super::checked(text, form) {
-                Some(lf) => steps.push((usize::MAX, Step { lf, form: form_of(&tokens) })),
+                Some(lf) => steps.push((usize::MAX, Step::new(lf, &tokens))),
                 None => return vec![Step::whole(text, lf.clone())],
             },
         }
@@ -76,7 +83,7 @@ pub fn split_with(text: &str, lf: &LogicalForm, naming: impl Fn(&str) -> Option<
         for (k, r) in ranges.iter().enumerate().filter(|(k, _)| !used[*k]) {
             let words = &tokens[r.clone()];
             if let Some(named) = naming(&words.join(" ")).filter(|f| matches!(f.dialogue_type, DialogueType::PutMemory | DialogueType::GetMemory)) {
-                steps.push((k, Step { lf: named, form: form_of(words) }));
+                steps.push((k, Step::new(named, words)));
             }
         }
         steps.sort_by_key(|(k, _)| *k);
@@ -89,7 +96,7 @@ fn local_form(form: &LogicalForm, tokens: &[String], range: &Range<usize>) -> Op
     let words = &tokens[range.clone()];
     let inside = |s: Span| (s.start >= range.start && s.end < range.end).then(|| Some(Span::new(s.start - range.start, s.end.checked_sub(range.start)?))).flatten();
     let lf = super::checked(&words.join(" "), map_spans(form, inside)?)?;
-    Some(Step { lf, form: form_of(words) })
+    Some(Step::new(lf, words))
 }
 
 fn form_of(words: &[String]) -> StepForm {
@@ -153,7 +160,8 @@ pub fn details(words: &[String]) -> Details {
         names_place,
         thanked: words.iter().any(|w| w.starts_with("thank")),
         renames: (0..words.len()).any(|i| lx.phrase_at(Class::RenameWords, words, i).is_some()),
-        faces_speaker: (0..words.len()).any(|i| lx.phrase_at(Class::FacingMe, words, i).is_some()),
+        faces_speaker: lx.any_in(Class::FacingMe, words),
+        resizes: super::measures::read_more_of_it(&words.join(" ")).is_some(),
         amount,
     }
 }

@@ -150,6 +150,11 @@ fn turns_to_face(f: Pos) -> i32 {
     }
 }
 
+/// `sch` turned to face a viewer looking along `f`, and the way its width then runs.
+fn face_along(sch: Schematic, f: Pos) -> (Schematic, Option<Pos>) {
+    (sch.rotated(turns_to_face(f)), Some(Pos::new(-f.z, 0, f.x)))
+}
+
 /// Is a build's place said in the speaker's own frame: nowhere, "here", "there", "behind me",
 /// "10 blocks north"? Then it faces them ("9 wide" runs across their view). Beside, between or
 /// in the place of other things, it keeps the schematic's own turn.
@@ -172,13 +177,13 @@ fn facing(turn: &Turn, place: Option<&crate::logical_form::LocationArg>, t: &Tar
     let to_spot = t.pos - turn.speaker_block();
     if turn.details().faces_speaker && (to_spot.x, to_spot.z) != (0, 0) {
         let s = if to_spot.x.abs() >= to_spot.z.abs() { Pos::new(to_spot.x.signum(), 0, 0) } else { Pos::new(0, 0, to_spot.z.signum()) };
-        return (sch.rotated(turns_to_face(s)), Some(Pos::new(-s.z, 0, s.x)));
+        return face_along(sch, s);
     }
     if in_speakers_frame(turn, place) {
         // Said to one side of them ("8 blocks south of here", "to my left"), it faces them as
         // they turn to look at it: a wall runs across their view of it, not end-on.
         if let Some(s) = t.step.filter(|s| s.y == 0 && (s.x, s.z) != (0, 0)) {
-            return (sch.rotated(turns_to_face(s)), Some(Pos::new(-s.z, 0, s.x)));
+            return face_along(sch, s);
         }
         let turns = facing_turns(turn.speaker_look);
         return (sch.rotated(turns), Some(crate::interpreter::directions::right(turn.speaker_look)));
@@ -186,21 +191,21 @@ fn facing(turn: &Turn, place: Option<&crate::logical_form::LocationArg>, t: &Tar
     // Between two things, it stands across the way from one to the other, as a fence between
     // them would.
     if let Some(a) = t.across.filter(|a| a.x == 0 || a.z == 0) {
-        return (sch.rotated(turns_to_face(a)), Some(Pos::new(-a.z, 0, a.x)));
+        return face_along(sch, a);
     }
     // On top of a long thing ("a glass wall on top of it", on a wall): along its length.
     if let Some(b) = t.anchor.filter(|_| t.step.is_some_and(|s| s.y > 0)) {
         let (dx, dz) = (b.max.x - b.min.x, b.max.z - b.min.z);
         if dx != dz {
             let look = if dz > dx { Pos::new(1, 0, 0) } else { Pos::new(0, 0, 1) };
-            return (sch.rotated(turns_to_face(look)), Some(Pos::new(-look.z, 0, look.x)));
+            return face_along(sch, look);
         }
     }
     match t.step.filter(|s| s.y == 0 && t.anchor.is_some() && !t.inside) {
         // Someone standing on that side looks back at the thing: along the step's opposite.
         Some(s) => {
             let look = Pos::new(-s.x, 0, -s.z);
-            (sch.rotated(turns_to_face(look)), Some(Pos::new(-look.z, 0, look.x)))
+            face_along(sch, look)
         }
         None => (sch, None),
     }
@@ -349,9 +354,30 @@ fn changes_a_thing(turn: &Turn, span: Option<crate::logical_form::Span>) -> Opti
     })
 }
 
+/// "make it 20 high" said on its own: new measures for the thing talked about, which builds
+/// cannot give a thing already there; said plainly instead of building a new thing that size.
+fn resizes(turn: &Turn) -> Problem {
+    let words = turn.form_words();
+    let measures = words.get(2..).unwrap_or_default().join(" ");
+    // The thing of the step before, else the one talked about last.
+    let kinds = [crate::memory::MemoryKind::BlockObject, crate::memory::MemoryKind::Hole];
+    let id = turn.antecedent.as_ref().and_then(|a| a.object).or_else(|| turn.memory.last_attended(&kinds).ok().flatten());
+    let thing = id.map(|id| crate::interpreter::describe::the_for(turn.memory, id, words));
+    Problem::say(match thing {
+        Some(the) => {
+            let a = the.strip_prefix("the ").map_or_else(|| the.clone(), |t| crate::lexicon::lexicon().counted(1, t));
+            format!("I can't change something already built yet, so I can't make {the} {measures}. Say \"undo\" and then \"build {a} {measures}\", or I can build a new one beside it.")
+        }
+        None => format!("What should I make {measures}? Say it whole, like \"build a tower {measures}\"."),
+    })
+}
+
 pub(super) fn build(turn: &mut Turn, a: &Action, mut times: Times, limits: &schematics::Limits) -> Result<Plan> {
     if let Some(problem) = a.schematic.as_ref().and_then(|s| changes_a_thing(turn, s.text_span)) {
         return Err(problem);
+    }
+    if turn.details().resizes {
+        return Err(resizes(turn));
     }
     let (sch, label, copies) = if let Some(s) = &a.schematic {
         let req = match shape_request(s, turn.form_words()) {
