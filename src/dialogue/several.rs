@@ -30,8 +30,9 @@ impl DialogueManager {
     pub(super) fn request_after_remark(&self, speaker: &str, memory: &Memory, chat: &str, whole: Option<Understood>) -> Option<Understood> {
         let chat_only = whole.as_ref().is_none_or(|r| r.lf.dialogue_type == DialogueType::Noop || r.confidence < self.guess_confidence);
         let unsure = whole.as_ref().is_some_and(|r| r.confidence < self.min_confidence);
-        let Some((before, last)) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t)) else { return whole };
-        let Some(request) = self.understand(speaker, memory, last).filter(|r| r.lf.dialogue_type == DialogueType::HumanGiveCommand) else { return whole };
+        let is_name = |w: &str| memory.objects_with_name(w).is_ok_and(|ids| !ids.is_empty());
+        let Some((before, last)) = several::request_after_remark(chat, |t| self.understanding.prepare_unfixed(t), is_name) else { return whole };
+        let Some(request) = self.understand(speaker, memory, &last).filter(|r| r.lf.dialogue_type == DialogueType::HumanGiveCommand) else { return whole };
         if request.confidence < if chat_only { self.guess_confidence } else { self.min_confidence } {
             return whole;
         }

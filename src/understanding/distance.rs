@@ -102,10 +102,11 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
     let Some((words, number, dir, from)) = find(tokens, step.clone()) else { return Vec::new() };
     let of_thing = from == From::Thing;
     // "a small cube 6 blocks north of the tower" where the parser wrote no place at all (it read
-    // the words as a tag of the cube): the thing after "of" is written from the words.
+    // the words as a tag of the cube), or a place that names no thing ("… 5 blocks south of it"
+    // read as behind the bot): the thing after "of" is written from the words.
     let mut reach = words.end;
     let named = named
-        || of_thing && action.location.is_none() && {
+        || of_thing && {
             let thing = thing_after(tokens, words.end + 1, step.end.min(tokens.len()));
             thing.map(|(r, end)| {
                 reach = end;
@@ -185,6 +186,11 @@ fn thing_after(tokens: &[String], start: usize, end: usize) -> Option<(Reference
     let mut last = end;
     while last > first && (lx.is(Class::Politeness, &tokens[last - 1]) || lx.is(Class::Closing, &tokens[last - 1])) {
         last -= 1;
+    }
+    // "… south of it": the thing talked about.
+    if last == first + 1 && lx.is(Class::Pointing, &tokens[first]) {
+        let filters = crate::logical_form::Filters { contains_coreference: Some(crate::logical_form::Coreference::Yes), ..Default::default() };
+        return Some((ReferenceObject { filters: Some(filters), text_span: Some(Span::word(first)), ..ReferenceObject::default() }, last));
     }
     // One name and at most two words describing it: more is a sentence, the parser's to read.
     if last <= first || last - first > 3 || !tokens[first..last - 1].iter().all(|w| lx.describes(w)) {

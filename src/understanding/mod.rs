@@ -174,10 +174,12 @@ impl Understanding {
     /// Steps 2–4 for the line with its typos fixed (`fixed`) and without (`unfixed`): the fixed
     /// reading unless it loses a command the unfixed one has, or is less sure of the same kind.
     /// The reading leaves with the words asking for the most recent thing written as the form's
-    /// selector ([`latest::mark`]).
+    /// selector ([`latest::mark`]), and without a stop after its other steps
+    /// ([`sequence::drop_trailing_stops`]).
     pub fn read_best(&self, fixed: &str, unfixed: &str) -> Option<Reading> {
         let mut best = self.choose_best(fixed, unfixed)?;
         latest::mark(&mut best.lf, &tokenize(&best.text));
+        sequence::drop_trailing_stops(&mut best.lf);
         Some(best)
     }
 

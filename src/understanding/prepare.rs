@@ -62,8 +62,14 @@ fn steps_by_punctuation(chat: &str) -> String {
             continue;
         }
         out.push_str(before);
-        out.push_str(if has_verb { " then " } else { " " });
-        out.push_str(verb.as_str());
+        if has_verb {
+            out.push_str(" then ");
+            out.push_str(verb.as_str());
+        } else {
+            // Only the mark goes: a "then" said after it stays ("head north, then stop …").
+            out.push(' ');
+            out.push_str(whole.as_str().trim_start_matches(|c: char| c.is_whitespace() || ",;.!".contains(c)));
+        }
         last = whole.end();
         if has_verb {
             step_start = verb.start();
@@ -105,8 +111,9 @@ fn remark_after_please(chat: &str) -> String {
 pub(super) fn normalized(chat: &str) -> String {
     // An ellipsis typed between two words ("a red wall...like 10 long") is a pause between them,
     // not part of either.
-    static DOTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"(\w)\.{2,}(\w)").expect("a valid pattern"));
-    let mut line = DOTS.replace_all(chat, "$1 $2").into_owned();
+    // "spawn...a...sheep": every pause, one after another.
+    static DOTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"(\w)\.{2,}").expect("a valid pattern"));
+    let mut line = DOTS.replace_all(chat, "$1 ").into_owned();
     // "!!1!": a shout typed with the shift key let go, no number.
     static SHOUT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"!+1[1!]*").expect("a valid pattern"));
     line = SHOUT.replace_all(&line, "!").into_owned();

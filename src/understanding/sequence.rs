@@ -103,6 +103,23 @@ pub fn join(text: &str, parts: &[(usize, LogicalForm)]) -> Option<LogicalForm> {
     super::checked(text, LogicalForm::command(actions))
 }
 
+/// "go north 30 blocks, then stop and wait for me there": a stop after the line's other steps
+/// stops nothing they do (each ends by itself), so it goes; a stop first ("stop and come here")
+/// stays. Returns whether one went.
+pub fn drop_trailing_stops(lf: &mut LogicalForm) -> bool {
+    let Some(actions) = lf.action_sequence.as_mut() else { return false };
+    let n = actions.len();
+    let first_other = actions.iter().position(|a| a.action_type != ActionType::Stop);
+    if let Some(k) = first_other {
+        let mut i = 0;
+        actions.retain(|a| {
+            i += 1;
+            i - 1 <= k || a.action_type != ActionType::Stop
+        });
+    }
+    actions.len() < n
+}
+
 /// What kind of detail an item says: its predicate.
 fn kind(i: &WhereItem) -> Option<Predicate> {
     match i {
@@ -161,6 +178,21 @@ mod tests {
     use super::*;
     use crate::logical_form::validate_json;
     use crate::logical_form::tokenize;
+
+    #[test]
+    fn a_stop_after_the_other_steps_goes_and_one_before_them_stays() {
+        let form = |types: &[&str]| {
+            let actions: Vec<String> = types.iter().map(|t| format!("{{\"action_type\": \"{t}\"}}")).collect();
+            crate::logical_form::LogicalForm::from_json_str(&format!("{{\"dialogue_type\": \"HUMAN_GIVE_COMMAND\", \"action_sequence\": [{}]}}", actions.join(","))).expect("a form")
+        };
+        let mut lf = form(&["MOVE", "STOP"]);
+        assert!(drop_trailing_stops(&mut lf));
+        assert_eq!(lf.actions().len(), 1);
+        let mut lf = form(&["STOP", "MOVE"]);
+        assert!(!drop_trailing_stops(&mut lf));
+        let mut lf = form(&["STOP"]);
+        assert!(!drop_trailing_stops(&mut lf));
+    }
 
     #[test]
     fn handing_over_at_the_end_belongs_to_the_step_before() {

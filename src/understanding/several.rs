@@ -62,7 +62,7 @@ pub fn questions(chat: &str) -> Option<Vec<String>> {
 /// a step, and something was said before it: "ngl that wall is ugly, tear it down" → "tear it
 /// down". `prepare` is understanding's step 1, so shorthand counts ("gimme 3" opens with
 /// "give").
-pub fn request_after_remark<'a>(chat: &'a str, prepare: impl Fn(&str) -> String) -> Option<(&'a str, &'a str)> {
+pub fn request_after_remark<'a>(chat: &'a str, prepare: impl Fn(&str) -> String, is_name: impl Fn(&str) -> bool) -> Option<(&'a str, String)> {
     if !on(Rule::RequestAfterRemark) {
         return None;
     }
@@ -80,7 +80,20 @@ pub fn request_after_remark<'a>(chat: &'a str, prepare: impl Fn(&str) -> String)
     }
     // "(would you) mind digging a hole for me?": a request may open with the verb's other forms.
     let verb = |w: &str| lx.is(Class::StepVerb, w) || lx.is(Class::CommandStart, w) || lx.verb(w).is_some();
-    words.get(k).is_some_and(|w| verb(w)).then_some((before, last))
+    if !words.get(k).is_some_and(|w| verb(w)) {
+        return None;
+    }
+    // "hmm sunny looks ugly, can you turn it black": "it" is the one thing the remark names.
+    let named: Vec<String> = normalize(before).split_whitespace().filter(|w| is_name(w)).map(String::from).collect();
+    let mut said: Vec<String> = normalize(last).split_whitespace().map(String::from).collect();
+    let back = said.iter().position(|w| lx.is(Class::PointingBack, w));
+    match (named.as_slice(), back) {
+        ([name], Some(i)) if !said.contains(name) => {
+            said[i] = name.clone();
+            Some((before, said.join(" ")))
+        }
+        _ => Some((before, last.to_string())),
+    }
 }
 
 #[cfg(test)]
@@ -101,12 +114,16 @@ mod tests {
     #[test]
     fn a_request_after_a_remark_is_the_last_sentence() {
         let same = |t: &str| normalize(t);
-        assert_eq!(request_after_remark("ngl that wall is ugly, tear it down", same).map(|(_, l)| l), Some("tear it down"));
-        assert_eq!(request_after_remark("i'm bored. ok now build a red tower!!", same).map(|(_, l)| l), Some("ok now build a red tower!!"));
+        let last = |chat: &str| request_after_remark(chat, same, |_| false).map(|(_, l)| l);
+        assert_eq!(last("ngl that wall is ugly, tear it down").as_deref(), Some("tear it down"));
+        assert_eq!(last("i'm bored. ok now build a red tower!!").as_deref(), Some("ok now build a red tower!!"));
         // Spaces after the request are no part of either side.
-        assert_eq!(request_after_remark("ugh, build ñ     ", same), Some(("ugh", "build ñ")));
-        assert_eq!(request_after_remark("that wall is ugly", same), None);
-        assert_eq!(request_after_remark("nice, thanks", same), None);
-        assert_eq!(request_after_remark(", build a tower", same), None);
+        assert_eq!(request_after_remark("ugh, build ñ     ", same, |_| false), Some(("ugh", "build ñ".to_string())));
+        assert_eq!(last("that wall is ugly"), None);
+        assert_eq!(last("nice, thanks"), None);
+        assert_eq!(last(", build a tower"), None);
+        // The one thing the remark names is the request's "it".
+        let sunny = |w: &str| w == "sunny";
+        assert_eq!(request_after_remark("hmm sunny looks ugly, can you turn it black", same, sunny).map(|(_, l)| l).as_deref(), Some("can you turn sunny black"));
     }
 }
