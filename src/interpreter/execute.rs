@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::actions::{CONFIRM_BLOCKS, Plan};
 use super::recipe::{Making, Recipe};
 use crate::memory::{Memory, MemoryId};
-use crate::tasks::{Repeat, Task, TaskError, TaskId, TaskMeta, TaskStack, TakenDown, Times};
+use crate::tasks::{Repeat, Task, TaskError, TaskId, TaskMeta, TaskRecord, TaskStack, TakenDown, Times};
 use crate::world::World;
 
 /// What carrying out the plans came to.
@@ -28,9 +28,7 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
     // Undoing a big build takes a lot down: ask first.
     if !confirmed {
         for p in &plans {
-            if let Plan::Undo(kind) = p
-                && let Some(r) = tasks.last_undoable(*kind).filter(|r| r.changes.len() > CONFIRM_BLOCKS)
-            {
+            if let Some(r) = undone_by(p, tasks).filter(|r| r.changes.len() > CONFIRM_BLOCKS) {
                 let question = format!("Undo {}? That changes {} blocks. (yes/no)", r.description, r.changes.len());
                 return Executed::Ask { question, plans };
             }
@@ -75,9 +73,12 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
                 Some(_) => format!("Resuming: {}.", tasks.current().unwrap_or_else(|| "my work".into())),
                 None => "There's nothing to resume.".into(),
             }),
-            Plan::Undo(kind) => {
-                let Some(record) = tasks.last_undoable(kind) else {
-                    replies.push("There's nothing for me to undo.".into());
+            undo @ (Plan::Undo(_) | Plan::UndoMade(_)) => {
+                let Some(record) = undone_by(&undo, tasks) else {
+                    replies.push(match undo {
+                        Plan::UndoMade(_) => "I didn't make that, or I already took it back, so there's nothing to undo.".into(),
+                        _ => "There's nothing for me to undo.".into(),
+                    });
                     continue;
                 };
                 let (id, description, n) = (record.id, record.description.clone(), record.changes.len());
@@ -147,6 +148,15 @@ fn revive(memory: &mut Memory, t: &TakenDown) -> Option<MemoryId> {
     })
 }
 
+/// The command an undo plan takes back: the last one (of a kind), or the one that made a thing.
+fn undone_by<'a>(plan: &Plan, tasks: &'a TaskStack) -> Option<&'a TaskRecord> {
+    match plan {
+        Plan::Undo(kind) => tasks.last_undoable(*kind),
+        Plan::UndoMade(id) => tasks.undoable_that_made(*id),
+        _ => None,
+    }
+}
+
 /// Plans as one phrase ("building a red cube, then going to (1, 5, 2)"); `None` when a plan is
 /// only something to say.
 pub fn describe_plans(plans: &[Plan], speaker: &str) -> Option<String> {
@@ -157,6 +167,7 @@ pub fn describe_plans(plans: &[Plan], speaker: &str) -> Option<String> {
             Plan::Stop => "stopping".into(),
             Plan::Resume => "going on with what I stopped".into(),
             Plan::Undo(_) => "undoing my last change".into(),
+            Plan::UndoMade(_) => "undoing what I made".into(),
             Plan::Confirm { plans, .. } => describe_plans(plans, speaker)?,
             Plan::Say(_) => return None,
         });

@@ -94,6 +94,11 @@ impl Choice {
         either(&self.token) && self.rival.as_deref().is_some_and(either)
     }
 
+    /// Did the choice end a thing's filters where a where clause could have followed?
+    pub fn ends_filters(&self) -> bool {
+        self.token == "}" && self.rival.as_deref() == Some("k:where_clause")
+    }
+
     /// Did the choice decide whether a list of triples goes on ("{" against "]", either way)?
     pub fn another_triple(&self) -> bool {
         let bracket = |t: &str| t == "{" || t == "]";

@@ -368,6 +368,11 @@ impl TaskStack {
             .max_by_key(|r| r.id)
     }
 
+    /// The most recent undoable command that made the memory object `made` ("undo the wall").
+    pub fn undoable_that_made(&self, made: i64) -> Option<&TaskRecord> {
+        self.pending().chain(self.history.iter()).filter(|r| !r.undone && !r.changes.is_empty() && r.meta.made.contains(&made)).max_by_key(|r| r.id)
+    }
+
     /// "Undo": revert the most recent undoable command (of `kind`, if given). A command still
     /// on the stack is cancelled first. Returns the id of the pushed Undo task.
     pub fn undo_last(&mut self, kind: Option<TaskKind>, meta: TaskMeta) -> Result<TaskId, TaskError> {

@@ -34,11 +34,14 @@ pub(super) struct FromWords {
     /// [`super::latest::words`]): whether the form holds them as a tag or a selector,
     /// and in how many triples, was settled by them.
     pub latest: Vec<usize>,
+    /// Every thing the form leaves without a where clause is one pointing word ("fill *it*
+    /// with gravel"): there were no words to write one from, so ending its filters is no doubt.
+    pub pointed: bool,
 }
 
 impl FromWords {
     pub fn any(&self) -> bool {
-        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned || self.block_built || !self.detailed.is_empty() || !self.latest.is_empty()
+        !self.measured.is_empty() || self.located || self.ranked || self.described || !self.named.is_empty() || !self.counted.is_empty() || self.spawned || self.block_built || !self.detailed.is_empty() || !self.latest.is_empty() || self.pointed
     }
 }
 
@@ -81,6 +84,7 @@ pub(super) fn confidence_without(choices: &[crate::parser::decode::Choice], read
         // count's words ("a pair of glass towers": "pair" as a tag or not).
         .filter(|c| read.counted.is_empty() || !c.counts() && !c.another_triple() && !over(c, &read.counted))
         .filter(|c| read.latest.is_empty() || !(over(c, &read.latest) || c.another_triple() || c.filters_or_selector()))
+        .filter(|c| !(read.pointed && c.ends_filters()))
         .filter(|c| !(read.spawned && c.spawns()))
         .filter(|c| !(read.block_built && c.builds_over_another_action()))
         .map(|c| c.log_prob)

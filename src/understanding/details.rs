@@ -231,6 +231,37 @@ fn one_run(thing: &ReferenceObject) -> Option<std::ops::RangeInclusive<usize>> {
     (joined && spans.last() == Some(&name)).then(|| spans[0].start..=name.end)
 }
 
+/// Is every thing of `action` that has no where clause one pointing word ("fill *it* with
+/// gravel"), and is there one? Then the parser had no words to write a where clause from.
+pub fn only_pointed(action: &Action, tokens: &[String]) -> bool {
+    let lx = crate::lexicon::lexicon();
+    let mut things: Vec<&ReferenceObject> = action.reference_object.iter().filter_map(|r| r.as_object()).collect();
+    if let Some(LocationArg::Location(l)) = &action.location {
+        things.extend(l.reference_object.as_deref());
+    }
+    let bare = |f: &Option<crate::logical_form::Filters>| f.as_ref().is_some_and(|f| f.where_clause.is_none());
+    let pointing = |t: &ReferenceObject| t.text_span.is_some_and(|s| s.start == s.end && tokens.get(s.start).is_some_and(|w| lx.is(Class::Pointing, w)));
+    let schematic_bare = action.schematic.as_ref().is_some_and(|s| bare(&s.filters));
+    let mut open = things.into_iter().filter(|t| bare(&t.filters)).peekable();
+    open.peek().is_some() && !schematic_bare && open.all(pointing)
+}
+
+/// "undo the wall": an undo whose words name a thing (no verb, no count, no "last") takes back
+/// the command that made that thing; the thing is written as the action's reference from the
+/// words, as a place's thing is ([`super::distance`]). Returns whether it was.
+pub fn undo_names_a_thing(action: &mut Action, tokens: &[String]) -> bool {
+    let lx = crate::lexicon::lexicon();
+    let Some(span) = action.target_action_type.filter(|_| action.action_type == ActionType::Undo && action.reference_object.is_none()) else { return false };
+    let words = span.words(tokens);
+    let other = |w: &String| lx.verb(w).is_some() || lx.number(&[w.as_str()], 0).is_some() || [Class::Latest, Class::GenericThing, Class::Pointing, Class::PlaceWord].into_iter().any(|c| lx.is(c, w));
+    if words.is_empty() || words.iter().any(other) {
+        return false;
+    }
+    let Some((thing, _)) = super::distance::thing_after(tokens, span.start, span.end + 1) else { return false };
+    action.reference_object = Some(crate::logical_form::ReferenceObjectArg::Object(Box::new(thing)));
+    true
+}
+
 /// The details a player said that no span of the form points at — numbers, colours, compass
 /// words — for the bot to say it could not use them ("I didn't get what you meant by "7"").
 pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<String> {
@@ -238,9 +269,8 @@ pub fn unused(lf: &crate::logical_form::LogicalForm, tokens: &[String]) -> Vec<S
     seen.extend(covered(lf, Spans::Phrases));
     // A naming step no span points into ("call it sunny and then …", which the dialogue
     // carries out beside the form) is not the form's to use; any other step's words are.
-    let lx = crate::lexicon::lexicon();
     let steps = super::sequence::steps(tokens);
-    let naming = |r: &Range<usize>| tokens[r.clone()].iter().any(|w| lx.is(Class::CallVerb, w) || lx.is(Class::NamingVerb, w));
+    let naming = |r: &Range<usize>| super::naming::read(&tokens[r.clone()].join(" ")).is_some();
     let in_form = |k: usize| super::sequence::step_of(&steps, k).is_some_and(|r| !naming(&r) || seen.iter().any(|s| r.contains(s)));
     tokens
         .iter()

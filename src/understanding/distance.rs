@@ -176,7 +176,7 @@ pub fn repair(action: &mut Action, tokens: &[String], step: Range<usize>) -> Vec
 /// The thing named from `start` to `end` ("the tower", "the red cube", "bob"), less its article
 /// and a closing ("please"): a name (its last word) and the colours before it. Returns the
 /// reference and where its words end.
-fn thing_after(tokens: &[String], start: usize, end: usize) -> Option<(ReferenceObject, usize)> {
+pub(super) fn thing_after(tokens: &[String], start: usize, end: usize) -> Option<(ReferenceObject, usize)> {
     use crate::logical_form::{Predicate, Triple, WhereClause};
     let lx = lexicon();
     let mut first = start;

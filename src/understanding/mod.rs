@@ -474,6 +474,7 @@ impl Understanding {
         let mut block_built = false;
         let mut detailed = Vec::new();
         let mut latest = Vec::new();
+        let mut pointed = false;
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             if on(Rule::SpawnRepair) {
@@ -490,11 +491,13 @@ impl Understanding {
                 let (wrote, words) = details::repair(action, &tokens, step.clone());
                 changed |= wrote;
                 detailed.extend(words);
+                changed |= details::undo_names_a_thing(action, &tokens);
                 let down = details::put_down(action, &tokens);
                 changed |= down;
                 located |= down;
                 described |= details::said_plainly(action, &tokens);
                 latest.extend(latest::words(action, &tokens));
+                pointed |= details::only_pointed(action, &tokens);
             }
             // The ranking and the name it ranks are read from the words ("the closest green
             // tower"): the parser's doubts about them no longer count.
@@ -533,7 +536,7 @@ impl Understanding {
             }
         }
         let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
-        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built, detailed, latest })
+        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built, detailed, latest, pointed })
     }
 }
 

@@ -44,7 +44,7 @@ pub fn read(text: &str) -> Option<LogicalForm> {
         // "that glass thing is the window", "this tower is called bob": the one pointed at; when
         // the words between name a shape ("that blue ball"), the one they describe.
         let name_at = is + 1 + usize::from(lx.is(Class::NamingVerb, at(is + 1)));
-        let shape = crate::schematics::is_known_shape(w[is - 1]) && !lx.is(Class::GenericThing, w[is - 1]);
+        let shape = crate::schematics::is_known_shape(w[is - 1]) && !lx.is(Class::GenericThing, w[is - 1]) || lx.is(Class::Article, w[i]) && coloured_one(&w[i + 1..is]);
         (if shape { Filters { contains_coreference: Some(Coreference::Yes), ..described(&w, i + 1..is) } } else { this() }, name_at)
     } else if let Some(n) = lx.phrase_at(Class::NameIs, &w, i).filter(|_| lx.is(Class::Pointing, at(i)) || at(i) == "its") {
         // "its name is skreeb", "it 's called bob": the one pointed at.
@@ -135,11 +135,19 @@ fn said_is(w: &[&str], i: usize) -> Option<usize> {
     let next = w.get(is + 1)?;
     let led = lx.is(Class::Article, next) || lx.is(Class::NamingVerb, next);
     let new_word = is + 2 == w.len()
-        && said.last().is_some_and(|s| crate::schematics::is_known_shape(s))
+        && (said.last().is_some_and(|s| crate::schematics::is_known_shape(s)) || coloured_one(said))
         && !lx.knows(next)
         && !lx.is(Class::Judgement, next)
         && next.chars().all(|c| c.is_alphanumeric() || c == '_');
     (said.iter().all(plain) && (led && pointing || new_word)).then_some(is)
+}
+
+/// "the blue one", "that gold thing": a word for no particular thing after its colour or
+/// material.
+fn coloured_one(said: &[&str]) -> bool {
+    let lx = lexicon();
+    let (Some(last), rest) = (said.last(), &said[..said.len().saturating_sub(1)]) else { return false };
+    lx.is(Class::GenericThing, last) && rest.iter().any(|x| canonical_colour(x).is_some() || lx.material(x).is_some())
 }
 
 /// "the red cube 's name is fred", "that tower 's name is spire", "my house is called home"

@@ -56,6 +56,10 @@ fn steps_by_punctuation(chat: &str) -> String {
         // "that thing is called mossy, now make it purple": a naming is a step too.
         let verb_or_naming = |w: &str| lx.is(crate::lexicon::Class::StepVerb, w) || lx.is(crate::lexicon::Class::NamingVerb, w);
         let has_verb = step_start > 0 || chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).any(|w| verb_or_naming(&w.to_lowercase()));
+        // "the blue one is gus, paint gus green": a thing given a name is a step too.
+        let clause: Vec<String> = chat[..whole.start()].split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect();
+        let opens_with_thing = clause.first().is_some_and(|w| lx.is(crate::lexicon::Class::Determiner, w) || lx.is(crate::lexicon::Class::Pointing, w));
+        let has_verb = has_verb || opens_with_thing && lx.any_in(crate::lexicon::Class::DescribedIs, &clause);
         // "call this '; drop table memories": a name runs to the end of the line, whatever it says.
         let naming = chat[step_start..whole.start()].split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()).is_some_and(|w| lx.is(crate::lexicon::Class::CallVerb, &w.to_lowercase()));
         if naming {
@@ -114,6 +118,10 @@ pub(super) fn normalized(chat: &str) -> String {
     // "spawn...a...sheep": every pause, one after another.
     static DOTS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"(\w)\.{2,}").expect("a valid pattern"));
     let mut line = DOTS.replace_all(chat, "$1 ").into_owned();
+    // "a house (a small one) please": an aside in brackets is said between commas.
+    if line.contains('(') {
+        line = line.replace('(', ", ").replace(')', ",");
+    }
     // "!!1!": a shout typed with the shift key let go, no number.
     static SHOUT: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| regex::Regex::new(r"!+1[1!]*").expect("a valid pattern"));
     line = SHOUT.replace_all(&line, "!").into_owned();
@@ -281,16 +289,82 @@ fn measure_word_first(text: &str) -> String {
     words.join(" ")
 }
 
+/// "build a 4x4x4 cube purple": a colour said right after the shape of a new thing (one "a"
+/// or a count introduces) is its colour; it goes before the shape, where the parser reads it.
+/// A thing already there ("make the cube purple") is a painting, and keeps its words.
+fn colour_after_shape(text: &str) -> String {
+    let lx = lexicon();
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    let Some(verb) = words.iter().position(|w| lx.verb(w).is_some()) else { return text.to_string() };
+    if lx.verb(words[verb]) != Some(crate::logical_form::ActionType::Build) {
+        return text.to_string();
+    }
+    let Some(shape) = (verb + 1..words.len().saturating_sub(1)).find(|&i| lx.shape(&lx.lemma(words[i])).is_some()) else { return text.to_string() };
+    let new_thing = (verb + 1..shape).any(|k| lx.is(Class::Indefinite, words[k]) || lx.number(&words, k).is_some());
+    let coloured = (verb + 1..shape).any(|k| lx.colour(words[k]).is_some());
+    let after = words.get(shape + 2).copied();
+    // "a cube red wool" or "a cube green and blue": more than one colour word, left as said.
+    let alone = after.is_none_or(|w| lx.colour(w).is_none() && lx.shape(w).is_none() && lx.material(w).is_none());
+    if new_thing && !coloured && lx.colour(words[shape + 1]).is_some() && alone {
+        let colour = words.remove(shape + 1);
+        words.insert(shape, colour);
+    }
+    words.join(" ")
+}
+
+/// "undo the wall but leave the cube", "destroy the tower but keep the house": after an undo,
+/// a destroy or a painting, a clause at the line's end that only spares another thing
+/// (`[spare]`, then a thing) says nothing to do; it goes.
+fn spares_the_rest(text: &str) -> String {
+    use crate::logical_form::ActionType::{Destroy, Paint, Undo};
+    let lx = lexicon();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(verb) = words.iter().position(|w| lx.verb(w).is_some()) else { return text.to_string() };
+    if !matches!(lx.verb(words[verb]), Some(Undo | Destroy | Paint)) {
+        return text.to_string();
+    }
+    let spared = (verb + 2..words.len()).find_map(|i| lx.phrase_at(Class::Spare, &words, i).map(|n| (i, n)));
+    let Some((at, n)) = spared else { return text.to_string() };
+    // Only a thing follows: no verb of another step.
+    let thing = words.get(at + n).is_some_and(|w| lx.is(Class::Determiner, w) || lx.is(Class::Pointing, w) || lx.is(Class::Possessive, w));
+    if !thing || words[at + n..].iter().any(|w| lx.verb(w).is_some()) {
+        return text.to_string();
+    }
+    words[..at].join(" ")
+}
+
 /// The lexicon's rewrites applied ([`everyday::plain_verbs`]), and a name given in a build said
 /// as a naming step of its own ([`super::naming::named_when_built`]).
 pub(super) fn rewritten(text: &str) -> String {
-    let text = if on(Rule::Rewrites) { just_made(&pointing_at_a_description(&measure_word_first(&everyday::plain_verbs(&side_facing_me(&particle_back(text)))))) } else { text.to_string() };
+    // In this order: the rewrites need a particle back beside its verb, and the later steps
+    // read the plain verbs.
+    const REWRITES: [fn(&str) -> String; 8] =
+        [particle_back, side_facing_me, everyday::plain_verbs, colour_after_shape, measure_word_first, pointing_at_a_description, just_made, spares_the_rest];
+    let text = if on(Rule::Rewrites) { REWRITES.iter().fold(text.to_string(), |t, rewrite| rewrite(&t)) } else { text.to_string() };
     if on(Rule::Naming) { super::naming::named_when_built(&text).unwrap_or(text) } else { text }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_colour_after_a_new_things_shape_goes_before_it() {
+        assert_eq!(colour_after_shape("build a 4 x 4 x 4 cube purple next to me"), "build a 4 x 4 x 4 purple cube next to me");
+        assert_eq!(colour_after_shape("build 2 towers red"), "build 2 red towers");
+        // A thing already there is painted; a colour said before stays.
+        assert_eq!(colour_after_shape("make the cube purple"), "make the cube purple");
+        assert_eq!(colour_after_shape("build a red cube blue"), "build a red cube blue");
+    }
+
+    #[test]
+    fn sparing_another_thing_says_nothing_to_do() {
+        assert_eq!(spares_the_rest("undo the wall but leave the cube"), "undo the wall");
+        assert_eq!(spares_the_rest("destroy the red tower but keep the blue one"), "destroy the red tower");
+        // Another step, or no undo, destroy or painting: kept.
+        assert_eq!(spares_the_rest("destroy the tower but leave the cube and build a wall"), "destroy the tower but leave the cube and build a wall");
+        assert_eq!(spares_the_rest("build a wall and leave the door open"), "build a wall and leave the door open");
+    }
 
     #[test]
     fn a_change_of_mind_leaves_what_follows() {

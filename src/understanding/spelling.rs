@@ -171,7 +171,8 @@ impl Speller {
         let names_last = words.iter().rev().skip(1).any(|w| lexicon().is(Class::NamingVerb, w));
         // "the blue tower's name is frosty, now paint frosty white": the word after a naming
         // phrase (`[name_is]`) is a name, here and wherever else the line says it.
-        let given: Vec<&str> = (0..words.len()).filter_map(|k| lexicon().phrase_at(Class::NameIs, &words, k).and_then(|n| words.get(k + n).copied())).collect();
+        let mut given: Vec<&str> = (0..words.len()).filter_map(|k| lexicon().phrase_at(Class::NameIs, &words, k).and_then(|n| words.get(k + n).copied())).collect();
+        given.extend(described_is(&words));
         for (i, word) in words.iter().copied().enumerate() {
             let name = naming || (names_last && i + 1 == words.len()) || given.contains(&word);
             let fixed = if name { None } else { self.suggest_at(word, i == 0).or_else(|| self.colour_before_a_shape(word, words.get(i + 1).copied())) };
@@ -278,6 +279,20 @@ pub fn distance(a: &str, b: &str) -> usize {
     d[n][m]
 }
 
+/// "the blue one is gus": a line that opens with a thing's description ("the", then words
+/// describing it) and `[described_is]` gives the thing the word after as its name.
+fn described_is<'a>(words: &[&'a str]) -> Option<&'a str> {
+    let lx = lexicon();
+    let first = words.first()?;
+    if !(lx.is(Class::Determiner, first) || lx.is(Class::Pointing, first)) || lx.is(Class::Indefinite, first) {
+        return None;
+    }
+    let describes = |w: &str| lx.describes(w) || lx.shape(w).is_some() || lx.is(Class::GenericThing, w);
+    let k = (2..words.len().min(6)).find(|&k| lx.phrase_at(Class::DescribedIs, words, k).is_some())?;
+    let n = lx.phrase_at(Class::DescribedIs, words, k)?;
+    words[1..k].iter().all(|w| describes(w)).then(|| words.get(k + n).copied()).flatten()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +344,7 @@ mod tests {
         assert_eq!(s.correct("call that thing piggi").text, "call that thing piggi");
         // A name given after "name is" stays wherever the line says it.
         assert_eq!(s.correct("the tower 's name is frosty then paint frosty white").text, "the tower 's name is frosty then paint frosty white");
+        assert_eq!(s.correct("the blue one is gus paint gus green").text, "the blue one is gus paint gus green");
         assert_eq!(s.correct("build a tpwer piggi").text, "build a tower piggy");
         // A three-letter word only becomes a game word, and a far word stays as typed.
         assert_eq!(s.correct("hey bob").text, "hey bob");

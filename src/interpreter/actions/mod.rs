@@ -51,6 +51,8 @@ pub enum Plan {
     Resume,
     /// Undo the last task (of this kind, if given).
     Undo(Option<TaskKind>),
+    /// Undo the task that made this thing ("undo the wall").
+    UndoMade(crate::memory::MemoryId),
     Say(String),
     /// Ask yes/no; on yes, carry out `plans`.
     Confirm { question: String, plans: Vec<Plan> },
@@ -65,6 +67,15 @@ pub fn command(turn: &mut Turn, lf: &LogicalForm, limits: &schematics::Limits) -
     for action in lf.actions() {
         // "undo the last two things": that many undos, the newest first.
         if action.action_type == ActionType::Undo {
+            // "undo the wall": the command that made that thing.
+            if let Some(thing) = action.reference_object.as_ref().and_then(|r| r.as_object()) {
+                let found = super::reference::resolve_one(turn, thing, super::reference::Want::Anything)?;
+                let id = found.id().ok_or_else(|| Problem::say("I can only undo a thing I made."))?;
+                // A hole is no thing a command makes: the last dig.
+                let hole = found.kind() == Some(crate::memory::MemoryKind::Hole);
+                plans.push(if hole { Plan::Undo(Some(TaskKind::Dig)) } else { Plan::UndoMade(id) });
+                continue;
+            }
             let kind = target_kind(turn, action.target_action_type);
             let n = action.target_action_type.and_then(|s| number(&turn.words(s))).unwrap_or(1).clamp(1, MAX_UNDOS);
             plans.extend((0..n).map(|_| Plan::Undo(kind)));
