@@ -75,10 +75,8 @@ pub fn execute(plans: Vec<Plan>, meta: TaskMeta, world: &dyn World, tasks: &mut 
             }),
             undo @ (Plan::Undo(_) | Plan::UndoMade(_)) => {
                 let Some(record) = undone_by(&undo, tasks) else {
-                    replies.push(match undo {
-                        Plan::UndoMade(_) => "I didn't make that, or I already took it back, so there's nothing to undo.".into(),
-                        _ => "There's nothing for me to undo.".into(),
-                    });
+                    let made = matches!(undo, Plan::UndoMade(_));
+                    replies.push(if made { "I didn't make that, or I already took it back, so there's nothing to undo." } else { "There's nothing for me to undo." }.into());
                     continue;
                 };
                 let (id, description, n) = (record.id, record.description.clone(), record.changes.len());

@@ -466,23 +466,15 @@ impl Understanding {
         let Some(actions) = lf.action_sequence.as_mut() else { return (r, FromWords::default()) };
         let n = actions.len();
         let mut changed = false;
-        let mut located = false;
-        let mut ranked = false;
-        let mut described = false;
-        let mut counted = Vec::new();
-        let mut spawned = false;
-        let mut block_built = false;
-        let mut detailed = Vec::new();
-        let mut latest = Vec::new();
-        let mut pointed = false;
+        let mut read = FromWords::default();
         for (i, action) in actions.iter_mut().enumerate() {
             let step = if steps.len() == n { steps[i].clone() } else if steps.len() == 1 { 0..tokens.len() } else { continue };
             if on(Rule::SpawnRepair) {
                 changed |= giving::repair_spawn(action, &tokens);
-                spawned |= giving::spawns_a_mob(action, &tokens);
+                read.spawned |= giving::spawns_a_mob(action, &tokens);
                 if let Some(words) = giving::builds_a_block(action, &tokens, step.clone()) {
-                    block_built = true;
-                    detailed.extend(words);
+                    read.block_built = true;
+                    read.detailed.extend(words);
                 }
             }
             changed |= on(Rule::JobRepair) && jobs::repair(action, &tokens, step.clone());
@@ -490,20 +482,20 @@ impl Understanding {
             if on(Rule::Details) {
                 let (wrote, words) = details::repair(action, &tokens, step.clone());
                 changed |= wrote;
-                detailed.extend(words);
+                read.detailed.extend(words);
                 changed |= details::undo_names_a_thing(action, &tokens);
                 let down = details::put_down(action, &tokens);
                 changed |= down;
-                located |= down;
-                described |= details::said_plainly(action, &tokens);
-                latest.extend(latest::words(action, &tokens));
-                pointed |= details::only_pointed(action, &tokens);
+                read.located |= down;
+                read.described |= details::said_plainly(action, &tokens);
+                read.latest.extend(latest::words(action, &tokens));
+                read.pointed |= details::only_pointed(action, &tokens);
             }
             // The ranking and the name it ranks are read from the words ("the closest green
             // tower"): the parser's doubts about them no longer count.
             let rank = if on(Rule::RankingRepair) { superlative::repair(action, &tokens, step.clone()) } else { Vec::new() };
             changed |= !rank.is_empty();
-            ranked |= !rank.is_empty();
+            read.ranked |= !rank.is_empty();
             covered.extend(rank);
             let typed = on(Rule::Coordinates) && coordinates::repair(action, &tokens, step.clone());
             let typed = typed || on(Rule::PlaceName) && place_name::repair(action, &tokens, step.clone());
@@ -511,12 +503,12 @@ impl Understanding {
             let related = on(Rule::Relation) && relation::repair(action, &tokens, step.clone());
             // A pointing relation ("on top of it") was written before the parse (`read_pointing`).
             changed |= typed || !moved.is_empty() || related;
-            located |= typed || !moved.is_empty() || related;
+            read.located |= typed || !moved.is_empty() || related;
             covered.extend(moved);
             if on(Rule::Count) {
                 let (wrote, words) = measures::count(action, &tokens, step.clone());
                 changed |= wrote;
-                counted.extend(words);
+                read.counted.extend(words);
             }
             let found = if on(Rule::Measures) { measures::repair(action, &tokens, step) } else { Vec::new() };
             changed |= !found.is_empty();
@@ -536,7 +528,7 @@ impl Understanding {
             }
         }
         let named = if on(Rule::Details) { r.lf.actions().iter().flat_map(details::described_things).collect() } else { Vec::new() };
-        (r, FromWords { measured: covered, located, ranked, described, named, counted, spawned, block_built, detailed, latest, pointed })
+        (r, FromWords { measured: covered, named, ..read })
     }
 }
 
