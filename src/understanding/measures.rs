@@ -239,6 +239,22 @@ pub fn read_more_of_it(text: &str) -> Option<crate::logical_form::LogicalForm> {
     super::checked(text, crate::logical_form::LogicalForm::command(vec![build]))
 }
 
+/// "build a blue cube 5 blocks south of me": a number among the place's words is its distance,
+/// no count of times to do the command; a repeat the parser read from it goes. Returns whether
+/// one went.
+pub fn repeat_from_distance(lf: &mut crate::logical_form::LogicalForm) -> bool {
+    use crate::logical_form::LocationArg;
+    let Some(v) = lf.remove_condition.as_ref().and_then(|c| c.condition.as_ref()).and_then(|c| c.input_right.value) else { return false };
+    let in_place = lf.actions().iter().any(|a| match &a.location {
+        Some(LocationArg::Location(l)) => l.steps == Some(v) || l.text_span.is_some_and(|s| s.start <= v.start && v.end <= s.end),
+        _ => false,
+    });
+    if in_place {
+        lf.remove_condition = None;
+    }
+    in_place
+}
+
 /// "build 2 towers", "make three cubes", "put 4 torches": a number right before a plural shape
 /// (or block) is how many to build, never a size. Written as the schematic's selector (the annotations' convention), with
 /// any measure the parser hung on the number taken off. Returns whether the form changed, and
@@ -344,6 +360,19 @@ fn one_mob(action: &Action, tokens: &[String]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_distance_is_no_count_of_times() {
+        let text = "build a blue cube 5 blocks south of me";
+        let json = r#"{"dialogue_type": "HUMAN_GIVE_COMMAND", "action_sequence": [{"action_type": "BUILD",
+            "location": {"reference_object": {"special_reference": {"fixed_value": "SPEAKER"}}, "relative_direction": "FRONT", "steps": [0, [4, 4]], "text_span": [0, [4, 8]]},
+            "schematic": {"filters": {"where_clause": {"AND": [{"obj_text": [0, [3, 3]], "pred_text": "has_name"}]}}, "text_span": [0, [2, 3]]}}],
+            "remove_condition": {"condition": {"comparison_type": "EQUAL", "input_left": {"filters": {"output": {"attribute": "RUN_COUNT"}, "special": {"fixed_value": "THIS"}}},
+            "input_right": {"value": [0, [4, 4]]}}, "condition_type": "COMPARATOR"}}"#;
+        let mut lf = crate::logical_form::validate_json(text, json).expect("valid");
+        assert!(repeat_from_distance(&mut lf));
+        assert!(lf.remove_condition.is_none());
+    }
     use serde_json::{Value, json};
 
     fn act(v: Value) -> Action {

@@ -515,6 +515,8 @@ impl Understanding {
             // A span over a measure's glue ("with sides of 7") is as much the measure's.
             covered.extend(found.into_iter().flat_map(|m| m.words.chain(m.glue)));
         }
+        // With the place written, a repeat the parser read from its distance goes.
+        changed |= on(Rule::Count) && measures::repeat_from_distance(&mut lf);
         // "4 long and 3 wide": the "and" between two measures is theirs too.
         let joins: Vec<usize> = (1..tokens.len().saturating_sub(1)).filter(|&k| tokens[k] == "and" && covered.contains(&(k - 1)) && covered.contains(&(k + 1))).collect();
         covered.extend(joins);

@@ -57,8 +57,12 @@ pub fn steps(tokens: &[String]) -> Vec<Range<usize>> {
             // A connector with words on both sides ends a step.
             Some(n) if i > start && i + n < tokens.len() => {
                 ranges.push(start..i);
-                start = i + n;
                 i += n;
+                // "… and after that finally come here": connectors in a row are one.
+                while let Some(m) = lexicon().phrase_at(Class::Connector, tokens, i).filter(|m| i + m < tokens.len()) {
+                    i += m;
+                }
+                start = i;
             }
             _ => i += 1,
         }
@@ -178,6 +182,11 @@ mod tests {
     use super::*;
     use crate::logical_form::validate_json;
     use crate::logical_form::tokenize;
+
+    #[test]
+    fn connectors_in_a_row_are_one() {
+        assert_eq!(cut("build a wall and after that finally come here"), vec!["build a wall", "come here"]);
+    }
 
     #[test]
     fn a_stop_after_the_other_steps_goes_and_one_before_them_stays() {
